@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+/**
+ * The `[memory]` table of `memory.toml`. Keys follow the seed configuration (snake_case); every
+ * key can be overridden by the environment variable `MEMORY_<KEY>` (e.g. `MEMORY_SEARCH_MODE`).
+ */
+export const memorySettingsSchema = z
+  .object({
+    /** Backend package to load: `@memory/<backend>` (`none` is built in). */
+    backend: z.enum(["sqlite", "postgres", "markdown", "lucid", "none"]).default("sqlite"),
+    /** Directory for file-based backends and job state. */
+    data_dir: z.string().min(1).default("./.memory"),
+    search_mode: z.enum(["hybrid", "bm25", "embedding"]).default("hybrid"),
+    merge_strategy: z.enum(["rrf", "weighted"]).default("rrf"),
+    rrf_k: z.number().int().positive().default(60),
+    vector_weight: z.number().min(0).max(1).default(0.7),
+    keyword_weight: z.number().min(0).max(1).default(0.3),
+    /** Keyword relevance (raw/(raw+1)) above which the vector stage is skipped. 1 disables early return. */
+    fts_early_return_score: z.number().min(0).max(1).default(0.85),
+    /** Candidate pool per stage = limit x this. */
+    candidate_multiplier: z.number().int().min(1).max(100).default(4),
+    half_life_days: z.number().positive().default(7),
+    recall_cache_size: z.number().int().min(0).default(256),
+    recall_cache_ttl_seconds: z.number().int().min(0).default(300),
+    conflict_threshold: z.number().min(0).max(2).default(0.6),
+    conflict_mode: z.enum(["jaccard", "combined"]).default("combined"),
+    defer_embedding: z.boolean().default(false),
+    /** `noop`, `local`, `onnx`, `openai`, `openrouter`, `gemini`, `voyage` or `custom:<base-url>`. */
+    embedding_provider: z
+      .string()
+      .regex(/^(noop|none|local|onnx|openai|openrouter|gemini|voyage|custom:https?:\/\/\S+)$/, {
+        message:
+          "expected one of noop, local, onnx, openai, openrouter, gemini, voyage, custom:<http(s) base URL>",
+      })
+      .default("noop"),
+    embedding_model: z.string().min(1).optional(),
+    embedding_dims: z.number().int().positive().max(16_384).optional(),
+    /** Directory with model.onnx + tokenizer.json for the onnx provider. */
+    embedding_model_dir: z.string().min(1).optional(),
+    embedding_cache_max: z.number().int().min(0).default(10_000),
+    hygiene_enabled: z.boolean().default(true),
+    hygiene_interval_hours: z.number().positive().default(12),
+    conversation_retention_days: z.number().positive().default(30),
+    daily_retention_days: z.number().positive().default(90),
+    /** Hygiene never prunes a category below this many entries. */
+    conversation_retention_floor: z.number().int().min(0).default(100),
+    daily_retention_floor: z.number().int().min(0).default(50),
+    snapshot_enabled: z.boolean().default(false),
+    snapshot_path: z.string().min(1).optional(),
+    auto_hydrate: z.boolean().default(true),
+    auto_recall: z.boolean().default(true),
+    auto_recall_limit: z.number().int().min(0).max(100).default(5),
+    auto_recall_min_score: z.number().min(0).max(1).default(0.4),
+  })
+  .strict();
+
+/** The validated `[memory]` table. */
+export type MemorySettings = z.infer<typeof memorySettingsSchema>;
+
+/**
+ * A whole configuration: the `[memory]` table plus one optional table per backend or app
+ * (`[sqlite]`, `[postgres]`, `[server]`...), which the package that reads it validates.
+ */
+export interface MemoryConfig {
+  memory: MemorySettings;
+  [table: string]: unknown;
+}
+
+/** The keys of the `[memory]` table. */
+export const MEMORY_SETTING_KEYS = Object.keys(memorySettingsSchema.shape) as (keyof MemorySettings)[];

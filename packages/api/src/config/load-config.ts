@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { parse as parseToml } from "smol-toml";
+import { ConfigError } from "../errors.js";
+import {
+  MEMORY_SETTING_KEYS,
+  type MemoryConfig,
+  type MemorySettings,
+  memorySettingsSchema,
+} from "./config-schema.js";
+
+/** Where a setting's value came from; `memory config show` prints it. */
+export type SettingSource = "default" | "file" | "env" | "override";
+
+export interface LoadConfigOptions {
+  /** Path of a `memory.toml`; omitted -> defaults and environment only. */
+  file?: string;
+  /** TOML text instead of a file (tests, embedding the config). */
+  text?: string;
+  /** Environment to read `MEMORY_*` overrides from; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Programmatic overrides of `[memory]` keys; they win over everything. */
+  overrides?: Partial<MemorySettings>;
+}
+
+export interface LoadedConfig {
+  config: MemoryConfig;
+  /** Source of every `[memory]` key. */
+  sources: Record<keyof MemorySettings, SettingSource>;
+  /** The file read, if any. */
+  file?: string;
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
+
+/** Converts an environment string to the type the schema expects for `key`. */
+function fromEnv(key: keyof MemorySettings, raw: string): unknown {
+  const field = memorySettingsSchema.shape[key];
+  const probe = field.safeParse(raw);
+  if (probe.success) return probe.data;
+  const lower = raw.trim().toLowerCase();
+  if (lower in BOOLEAN_WORDS && field.safeParse(BOOLEAN_WORDS[lower]).success) return BOOLEAN_WORDS[lower];
+  const number = Number(raw);
+  if (raw.trim() !== "" && !Number.isNaN(number)) return number;
+  return raw;
+}
+
+function describe(path: PropertyKey[], sources: Record<string, SettingSource>): string {
+  const key = String(path[0] ?? "");
+  const origin = sources[key] === "env" ? ` (from MEMORY_${key.toUpperCase()})` : "";
+  return `[memory].${path.map(String).join(".")}${origin}`;
+}
+
+/**
+ * Loads and validates a configuration: schema defaults, then the file's `[memory]` table, then
+ * `MEMORY_*` environment variables, then `overrides`. An invalid value is a `ConfigError` that
+ * names the key, where it came from and the allowed values; an unknown key is an error too
+ * (a typo would otherwise be silently ignored).
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  let document: Record<string, unknown> = {};
+  const text = options.text ?? (options.file ? readConfigFile(options.file) : undefined);
+  if (text !== undefined) {
+    try {
+      document = parseToml(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(
+        `${options.file ?? "memory.toml"} is not valid TOML: ${(error as Error).message.split("\n")[0]}. Fix the syntax (see docs/configuration.md).`,
+        { cause: error },
+      );
+    }
+  }
+  const fileTable = document.memory ?? {};
+  if (typeof fileTable !== "object" || fileTable === null || Array.isArray(fileTable)) {
+    throw new ConfigError(`${options.file ?? "memory.toml"}: "memory" must be a table ([memory]).`);
+  }
+  const raw: Record<string, unknown> = { ...(fileTable as Record<string, unknown>) };
+  const sources = Object.fromEntries(
+    MEMORY_SETTING_KEYS.map((key) => [key, key in raw ? "file" : "default"]),
+  ) as Record<string, SettingSource>;
+  const env = options.env ?? process.env;
+  for (const key of MEMORY_SETTING_KEYS) {
+    const value = env[`MEMORY_${key.toUpperCase()}`];
+    if (value === undefined || value === "") continue;
+    raw[key] = fromEnv(key, value);
+    sources[key] = "env";
+  }
+  for (const [key, value] of Object.entries(options.overrides ?? {})) {
+    if (value === undefined) continue;
+    raw[key] = value;
+    sources[key] = "override";
+  }
+  const parsed = memorySettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      if (issue.code === "unrecognized_keys") {
+        return `unknown key(s) ${issue.keys.map((k) => `[memory].${k}`).join(", ")}; allowed keys: ${MEMORY_SETTING_KEYS.join(", ")}`;
+      }
+      return `${describe(issue.path, sources)}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${problems.join("; ")}.`, {
+      details: { problems },
+    });
+  }
+  const config: MemoryConfig = { ...document, memory: parsed.data };
+  const loaded: LoadedConfig = { config, sources: sources as Record<keyof MemorySettings, SettingSource> };
+  if (options.file) loaded.file = options.file;
+  return loaded;
+}
+
+function readConfigFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read the configuration file ${file}: ${(error as Error).message}. Pass an existing file or run \`memory init\`.`, {
+      cause: error,
+    });
+  }
+}
+
+/** Default settings (what an empty `memory.toml` gives). */
+export function defaultConfig(): MemoryConfig {
+  return loadConfig({ env: {} }).config;
+}

@@ -1,0 +1,108 @@
+import { MemoryClosedError } from "./errors.js";
+import type { Capabilities, EmbeddingJobReport, HealthReport, ImportReport, Memory } from "./types/memory.js";
+import type { ImportEntry, MemoryEntry, StoreInput } from "./types/memory-entry.js";
+import { normalizeStoreInput, nowIso } from "./validation.js";
+
+/**
+ * The degraded `none` backend: remembers nothing and finds nothing. It exists only so an agent
+ * keeps running when its real store cannot be opened; `healthCheck()` reports why.
+ */
+export class NoneMemory implements Memory {
+  readonly name = "none";
+  readonly capabilities: Capabilities = {
+    keywordSearch: false,
+    vectorSearch: false,
+    cjkSearch: false,
+    persistent: false,
+    multiInstance: true,
+    deferredEmbedding: false,
+  };
+  readonly #reason: string;
+  #closed = false;
+
+  constructor(reason = "the none backend was configured") {
+    this.#reason = reason;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new MemoryClosedError(this.name);
+  }
+
+  async store(input: StoreInput): Promise<MemoryEntry> {
+    this.#open();
+    const entry = normalizeStoreInput(input);
+    const now = nowIso();
+    const stored: MemoryEntry = { id: crypto.randomUUID(), key: entry.key, content: entry.content, category: entry.category, namespace: entry.namespace, createdAt: now, updatedAt: now };
+    return stored;
+  }
+  async get(): Promise<MemoryEntry | null> {
+    this.#open();
+    return null;
+  }
+  async recall(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
+  }
+  async list(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
+  }
+  async forget(): Promise<boolean> {
+    this.#open();
+    return false;
+  }
+  async purgeNamespace(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  async purgeSession(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  async count(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  async *export(): AsyncIterable<MemoryEntry> {
+    this.#open();
+  }
+  async importEntries(entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>): Promise<ImportReport> {
+    this.#open();
+    for await (const _ of entries) {
+      // Drained so a streaming producer is not left hanging.
+    }
+    return { imported: 0, rejected: [] };
+  }
+  async topCore(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
+  }
+  async markSuperseded(): Promise<boolean> {
+    this.#open();
+    return false;
+  }
+  async healthCheck(): Promise<HealthReport> {
+    return {
+      ok: false,
+      backend: this.name,
+      pendingEmbeddings: 0,
+      vector: { status: "disabled", reason: this.#reason },
+      details: { reason: `nothing is stored: ${this.#reason}` },
+    };
+  }
+  async reindex(): Promise<EmbeddingJobReport> {
+    this.#open();
+    return { embedded: 0, failed: 0, remaining: 0 };
+  }
+  async backfillEmbeddings(): Promise<EmbeddingJobReport> {
+    this.#open();
+    return { embedded: 0, failed: 0, remaining: 0 };
+  }
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

@@ -1,0 +1,164 @@
+/** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
+export type BuiltInCategory = "core" | "daily" | "conversation";
+
+/**
+ * What kind of memory an entry is.
+ * - `core`: long-term facts, preferences and decisions; never decays, never pruned.
+ * - `daily`: session logs.
+ * - `conversation`: ephemeral conversation turns.
+ * - any other name: a custom category (letters, digits, `-`, `_`; at most 64 characters).
+ */
+// `string & {}` keeps editor completion for the built-in names while accepting custom ones.
+export type Category = BuiltInCategory | (string & {});
+
+/** The namespace used when an operation does not name one. */
+export const DEFAULT_NAMESPACE = "default";
+
+/** Which recall pipeline produced a result. */
+export type SearchMode = "hybrid" | "bm25" | "embedding";
+
+/** How keyword and vector result lists are merged. */
+export type MergeStrategy = "rrf" | "weighted";
+
+/**
+ * The parts of a recall score, returned on every recall result so that a ranking can be
+ * understood and tuned. Ranks are 0-based positions in each stage's candidate list.
+ */
+export interface RecallExplain {
+  /** The mode requested by the caller. */
+  mode: SearchMode;
+  /**
+   * The stage that actually produced the result: `keyword`, `vector`, `hybrid`, `like` (the
+   * LIKE fallback) or `recent` (empty query: most recent entries).
+   */
+  source: "keyword" | "vector" | "hybrid" | "like" | "recent";
+  /** The merge strategy used when both stages ran. */
+  strategy?: MergeStrategy;
+  /** 0-based rank in the keyword (BM25) candidate list. */
+  keywordRank?: number;
+  /** Raw BM25 score, higher is better (FTS5's negative bm25() is negated). */
+  keywordScore?: number;
+  /** 0-based rank in the vector candidate list. */
+  vectorRank?: number;
+  /** Cosine similarity between the query embedding and the entry embedding. */
+  cosine?: number;
+  /** Score after fusion, before decay (see `@memory/api` fusion docs for its scale). */
+  fused: number;
+  /** Time-decay factor applied (1 for core entries). */
+  decay: number;
+  /** The entry's importance, when set. */
+  importance?: number;
+  /** True when the vector stage was skipped because the keyword hit was decisive. */
+  earlyReturn?: boolean;
+  /** Why the vector stage did not run, when it did not (no provider, fingerprint mismatch...). */
+  degraded?: string;
+}
+
+/** One stored memory. */
+export interface MemoryEntry {
+  /** A UUID assigned at first store; stable across upserts of the same key. */
+  id: string;
+  /** The caller's key; identity is `(namespace, key)`. */
+  key: string;
+  /** The remembered text, returned exactly as stored. */
+  content: string;
+  /** See {@link Category}. */
+  category: Category;
+  /** Isolation boundary between tenants or agents; `"default"` unless given. */
+  namespace: string;
+  /** The conversation/session the entry came from, if any. */
+  sessionId?: string;
+  /** 0..1; higher means more important. */
+  importance?: number;
+  /** Key of the newer entry that replaced this one (the text is kept for audit). */
+  supersededBy?: string;
+  /** UTC ISO-8601 with millisecond precision, e.g. `2026-11-23T09:18:36.123Z`. */
+  createdAt: string;
+  /** UTC ISO-8601 with millisecond precision; changes on every upsert. */
+  updatedAt: string;
+  /** Recall only: the final score (after fusion and decay). `get`/`list` leave it unset. */
+  score?: number;
+  /** Recall only: how the score was made. */
+  explain?: RecallExplain;
+  /** Only when asked for (`withEmbedding(s)`): the stored embedding. */
+  embedding?: number[];
+}
+
+/** Input of `Memory.store`. Identity is `(namespace, key)`; storing again is an upsert. */
+export interface StoreInput {
+  /** 1..512 characters, no NUL. */
+  key: string;
+  /** 1 character .. 4 MiB of text, no NUL, well-formed UTF-16. */
+  content: string;
+  /** Defaults to `core`. */
+  category?: Category;
+  /** Defaults to `"default"`. */
+  namespace?: string;
+  sessionId?: string;
+  /** 0..1. */
+  importance?: number;
+  /** A precomputed embedding (its length must match the backend's provider dimensions). */
+  embedding?: number[];
+}
+
+/** One entry for `Memory.importEntries`: a `MemoryEntry` whose bookkeeping fields are optional. */
+export interface ImportEntry extends StoreInput {
+  id?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  supersededBy?: string;
+}
+
+/** Filters shared by list, count, export and recall. Every filter is applied before limits. */
+export interface EntryFilter {
+  /** Defaults to `"default"` (export: all namespaces). */
+  namespace?: string;
+  sessionId?: string;
+  categories?: Category[];
+  /** Inclusive lower bound on `updatedAt` (ISO-8601). */
+  since?: string;
+  /** Exclusive upper bound on `updatedAt` (ISO-8601). */
+  until?: string;
+  /** Include entries marked superseded. Default false (export: true). */
+  includeSuperseded?: boolean;
+}
+
+/** Options of `Memory.recall`. */
+export interface RecallOptions extends EntryFilter {
+  /** Maximum results; default 5. `0` returns nothing. */
+  limit?: number;
+  /** Default `hybrid` (or the configured `search_mode`). */
+  mode?: SearchMode;
+  /** Drop results whose final score is below this. */
+  minScore?: number;
+  /** Return each result's embedding. */
+  withEmbeddings?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Options of `Memory.list`: newest first by `updatedAt`. */
+export interface ListOptions extends EntryFilter {
+  /** Default 100. */
+  limit?: number;
+  offset?: number;
+  withEmbeddings?: boolean;
+}
+
+/** Options of `Memory.count`; agrees with `list` on what is counted. */
+export type CountOptions = EntryFilter;
+
+/** Filter of `Memory.export`. `namespace` unset means every namespace. */
+export interface ExportFilter extends EntryFilter {
+  withEmbeddings?: boolean;
+}
+
+/** Options of single-key operations. */
+export interface KeyOptions {
+  /** Defaults to `"default"`. */
+  namespace?: string;
+}
+
+/** Options of `Memory.get`. */
+export interface GetOptions extends KeyOptions {
+  withEmbedding?: boolean;
+}

@@ -1,0 +1,153 @@
+import type {
+  CountOptions,
+  ExportFilter,
+  GetOptions,
+  ImportEntry,
+  KeyOptions,
+  ListOptions,
+  MemoryEntry,
+  RecallOptions,
+  StoreInput,
+} from "./memory-entry.js";
+
+/**
+ * What a backend can do. Code that composes backends branches on these flags instead of probing.
+ * Claiming a capability means passing that capability's `@memory/testkit` group.
+ */
+export interface Capabilities {
+  /** BM25-style keyword recall. */
+  keywordSearch: boolean;
+  /** Vector recall (needs an embedding provider at run time as well). */
+  vectorSearch: boolean;
+  /** Keyword recall finds Chinese/Japanese/Korean text. */
+  cjkSearch: boolean;
+  /** Data survives `close()` and a new process. */
+  persistent: boolean;
+  /** Several instances (processes) may use one store at once. */
+  multiInstance: boolean;
+  /** `store` can return before the embedding is computed (`defer_embedding`). */
+  deferredEmbedding: boolean;
+}
+
+/** The result of `Memory.healthCheck()`. */
+export interface HealthReport {
+  /** True when the backend is usable. */
+  ok: boolean;
+  backend: string;
+  /** Number of entries in the store (all namespaces), when cheap to know. */
+  entries?: number;
+  /** Entries stored but not yet embedded (deferred or failed). */
+  pendingEmbeddings: number;
+  /** The state of vector recall. */
+  vector: {
+    /** `ok`, `disabled` (no provider), or `degraded` (present but unusable; see `reason`). */
+    status: "ok" | "disabled" | "degraded";
+    /** The provider's fingerprint. */
+    providerFingerprint?: string;
+    /** The fingerprint the stored vectors were made with. */
+    storedFingerprint?: string;
+    /** Why vector recall is not available, and what to run. */
+    reason?: string;
+  };
+  /** Backend-specific facts (file path, size in bytes, schema version...). */
+  details: Record<string, unknown>;
+}
+
+/** Progress of a long job (`reindex`, `backfillEmbeddings`, imports). */
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+export interface ReindexOptions {
+  onProgress?: (progress: Progress) => void;
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
+export interface BackfillOptions extends ReindexOptions {}
+
+/** The outcome of `reindex` or `backfillEmbeddings`. */
+export interface EmbeddingJobReport {
+  /** Entries that received an embedding. */
+  embedded: number;
+  /** Entries whose embedding failed (they keep working for keyword recall). */
+  failed: number;
+  /** Entries still without an embedding. */
+  remaining: number;
+}
+
+export interface ImportOptions {
+  onProgress?: (progress: { done: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** One rejected entry of an import, with its 0-based position in the input. */
+export interface ImportRejection {
+  index: number;
+  key?: string;
+  code: string;
+  message: string;
+}
+
+/** The outcome of `importEntries`. Idempotent on `(namespace, key)`. */
+export interface ImportReport {
+  /** Entries written (new or updated). */
+  imported: number;
+  /** Entries rejected, with the reason; the rest of the import goes on. */
+  rejected: ImportRejection[];
+}
+
+export interface FlushOptions {
+  /** Give up waiting after this many milliseconds (default 30 000) with a TIMEOUT error. */
+  timeoutMs?: number;
+}
+
+/**
+ * A long-term memory store. Every backend implements all of it; where a backend truly cannot,
+ * it throws `UnsupportedOperationError` and says so in `capabilities`.
+ *
+ * Every operation except `close` fails with `MemoryClosedError` after `close()`.
+ */
+export interface Memory extends AsyncDisposable {
+  /** Backend name (`sqlite`, `postgres`, ...). */
+  readonly name: string;
+  readonly capabilities: Capabilities;
+
+  /** Upsert on `(namespace, key)`: content, category, importance, session and `updatedAt` change, `id` and `createdAt` stay. Clears `supersededBy`. */
+  store(input: StoreInput): Promise<MemoryEntry>;
+  /** The entry, or `null` when absent. */
+  get(key: string, options?: GetOptions): Promise<MemoryEntry | null>;
+  /** The best entries for `query`, each with `score` and `explain`. An empty query (or `*`) returns the most recent entries. */
+  recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
+  /** Entries newest first (by `updatedAt`). */
+  list(options?: ListOptions): Promise<MemoryEntry[]>;
+  /** Deletes one entry; true when it existed. */
+  forget(key: string, options?: KeyOptions): Promise<boolean>;
+  /** Deletes every entry of a namespace; returns how many. */
+  purgeNamespace(namespace: string): Promise<number>;
+  /** Deletes every entry of a session (in one namespace, or in all when none is given); returns how many. */
+  purgeSession(sessionId: string, options?: KeyOptions): Promise<number>;
+  /** Counts entries; agrees with `list` on the same filter. */
+  count(options?: CountOptions): Promise<number>;
+  /** Streams entries oldest first; nothing is held in memory all at once. */
+  export(filter?: ExportFilter): AsyncIterable<MemoryEntry>;
+  /** Writes entries (upsert on `(namespace, key)`), keeping ids and timestamps when given. */
+  importEntries(
+    entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+    options?: ImportOptions,
+  ): Promise<ImportReport>;
+  /** The most important core entries (importance, then recency). */
+  topCore(limit: number, options?: KeyOptions): Promise<MemoryEntry[]>;
+  /** Marks `oldKey` superseded by `newKey`; true when `oldKey` existed. */
+  markSuperseded(oldKey: string, newKey: string, options?: KeyOptions): Promise<boolean>;
+  healthCheck(): Promise<HealthReport>;
+  /** Re-embeds every entry with the current provider and records its fingerprint. */
+  reindex(options?: ReindexOptions): Promise<EmbeddingJobReport>;
+  /** Embeds entries that have no embedding yet. */
+  backfillEmbeddings(options?: BackfillOptions): Promise<EmbeddingJobReport>;
+  /** Waits for deferred work (background embeddings). */
+  flush(options?: FlushOptions): Promise<void>;
+  /** Drains deferred work, releases resources it created. Idempotent. */
+  close(): Promise<void>;
+}
