@@ -1,0 +1,44 @@
+import type { EmbeddingProvider, Memory } from "@memory/api";
+
+/** What a factory receives: the embedder the group wants the backend to use, if any. */
+export interface FactoryContext {
+  embedder?: EmbeddingProvider;
+}
+
+/** A store that can be opened several times (see {@link ConformanceOptions.createShared}). */
+export interface SharedStore {
+  open(context: FactoryContext): Promise<Memory>;
+}
+
+/** How the conformance suite creates the backend under test. */
+export interface ConformanceOptions {
+  /** Shown in test names. */
+  name: string;
+  /** Returns a fresh, isolated, empty instance (its own file, schema or directory). */
+  create(context: FactoryContext): Promise<Memory>;
+  /**
+   * Returns a fresh, isolated, empty store that can be opened several times, each `open` giving
+   * an independent instance over the SAME data (like two processes on one database file). Used
+   * by the concurrency group and by the fingerprint test (reopen with another embedder).
+   * Omit it and those tests are skipped.
+   */
+  createShared?(): Promise<SharedStore>;
+  /** Scale of the bulk tests (export/import of 10k entries); default 10 000. */
+  bulkSize?: number;
+  /** Per-test timeout in ms; default 60 000. */
+  timeoutMs?: number;
+}
+
+/** The behaviour groups of the suite. */
+export type ConformanceGroup =
+  | "crud"
+  | "keywordRecall"
+  | "vectorRecall"
+  | "filters"
+  | "listCount"
+  | "purge"
+  | "exportImport"
+  | "supersession"
+  | "close"
+  | "hostileInputs"
+  | "concurrency";

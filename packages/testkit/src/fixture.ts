@@ -1,0 +1,61 @@
+import type { EmbeddingProvider, Memory } from "@memory/api";
+import { afterEach } from "vitest";
+import type { ConformanceOptions } from "./conformance-options.js";
+
+/**
+ * Tracks the instances a group opens and closes them after each test, so a failing assertion
+ * never leaks a file handle or a connection pool.
+ */
+export function useInstances(options: ConformanceOptions) {
+  const open: Memory[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(open.splice(0).map((memory) => memory.close()));
+  });
+  return {
+    async create(embedder?: EmbeddingProvider): Promise<Memory> {
+      const memory = await options.create(embedder ? { embedder } : {});
+      open.push(memory);
+      return memory;
+    },
+    /** A shared store whose every `open` is tracked and closed after the test. */
+    async shared(): Promise<{ open(embedder?: EmbeddingProvider): Promise<Memory> }> {
+      if (!options.createShared) throw new Error("createShared is required for this test");
+      const store = await options.createShared();
+      return {
+        async open(embedder?: EmbeddingProvider) {
+          const memory = await store.open(embedder ? { embedder } : {});
+          open.push(memory);
+          return memory;
+        },
+      };
+    },
+  };
+}
+
+/** Waits long enough for the millisecond clock to move, so updatedAt can differ. */
+export async function nextMillisecond(): Promise<void> {
+  const start = Date.now();
+  while (Date.now() <= start + 1) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+/** Collects an async iterable into an array. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+/** Runs `fn` and returns the error it throws (fails the test when it does not throw). */
+export async function caught(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the operation to throw, but it succeeded");
+}
+
+/** Keys of entries, in order. */
+export function keys(entries: readonly { key: string }[]): string[] {
+  return entries.map((entry) => entry.key);
+}

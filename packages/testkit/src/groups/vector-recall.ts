@@ -1,0 +1,142 @@
+import { MemoryError } from "@memory/api";
+import { describe, expect, it } from "vitest";
+import type { ConformanceOptions } from "../conformance-options.js";
+import { caught, keys, useInstances } from "../fixture.js";
+import { createTestEmbedder } from "../test-embedder.js";
+
+/** Recall with embeddings: vector-only, hybrid fusion, degradation and fingerprints. */
+export function vectorRecallGroup(options: ConformanceOptions): void {
+  describe(`${options.name}: vector recall`, { timeout: options.timeoutMs ?? 60_000 }, () => {
+    const instances = useInstances(options);
+    const seeded = async (embedder = createTestEmbedder()) => {
+      const memory = await instances.create(embedder);
+      await memory.store({ key: "car", content: "My car needs new tyres before winter" });
+      await memory.store({ key: "coffee", content: "Drinks two espresso shots every morning" });
+      await memory.store({ key: "dog", content: "Walks the puppy in the park at noon" });
+      await memory.flush();
+      return memory;
+    };
+
+    it("finds by meaning what keywords cannot (embedding mode)", async (context) => {
+      const probe = await instances.create(createTestEmbedder());
+      if (!probe.capabilities.vectorSearch) return context.skip();
+      const memory = await seeded();
+      const results = await memory.recall("automobile maintenance", { mode: "embedding" });
+      expect(results[0]?.key).toBe("car");
+      expect(results[0]!.explain).toMatchObject({
+        mode: "embedding",
+        source: "vector",
+        vectorRank: 0,
+      });
+      expect(results[0]!.explain!.cosine).toBeGreaterThan(0.2);
+    });
+
+    it("fuses keyword and vector ranks in hybrid mode and explains both", async (context) => {
+      const probe = await instances.create(createTestEmbedder());
+      if (!probe.capabilities.vectorSearch) return context.skip();
+      const memory = await seeded();
+      await memory.store({ key: "latte", content: "Prefers a latte in the afternoon" });
+      await memory.flush();
+      const results = await memory.recall("latte coffee", { mode: "hybrid", limit: 3 });
+      expect(results[0]?.key).toBe("latte");
+      const top = results[0]!.explain!;
+      expect(top.source).toBe("hybrid");
+      expect(top.keywordRank).toBe(0);
+      expect(top.vectorRank).toBeDefined();
+      expect(keys(results)).toContain("coffee");
+    });
+
+    it("degrades to keyword recall and says why when no embedder is configured", async () => {
+      const memory = await instances.create();
+      await memory.store({ key: "car", content: "My car needs new tyres" });
+      const results = await memory.recall("car tyres", { mode: "hybrid" });
+      expect(keys(results)).toEqual(["car"]);
+      expect(results[0]!.explain!.source).toBe("keyword");
+      expect(results[0]!.explain!.degraded).toMatch(/embedding|provider/i);
+      const health = await memory.healthCheck();
+      expect(health.vector.status).toBe("disabled");
+    });
+
+    it("never mixes vector spaces: a new fingerprint degrades to keyword until reindex", async (context) => {
+      const first = createTestEmbedder({ model: "hash-v1" });
+      const probe = await instances.create(first);
+      if (!probe.capabilities.vectorSearch || !options.createShared) return context.skip();
+      const shared = await instances.shared();
+      const a = await shared.open(first);
+      await a.store({ key: "car", content: "My car needs new tyres" });
+      await a.flush();
+      await a.close();
+      const b = await shared.open(createTestEmbedder({ model: "hash-v2" }));
+      const results = await b.recall("automobile", { mode: "hybrid" });
+      expect(
+        results.every(
+          (entry) => entry.explain!.source !== "vector" && entry.explain!.source !== "hybrid",
+        ),
+      ).toBe(true);
+      const health = await b.healthCheck();
+      expect(health.vector.status).toBe("degraded");
+      expect(health.vector.reason).toMatch(/reindex/);
+      const report = await b.reindex();
+      expect(report.embedded).toBe(1);
+      expect((await b.healthCheck()).vector.status).toBe("ok");
+      expect(keys(await b.recall("automobile", { mode: "embedding" }))).toEqual(["car"]);
+    });
+
+    it("rejects a stored embedding of the wrong size and stores nothing", async (context) => {
+      const probe = await instances.create(createTestEmbedder());
+      if (!probe.capabilities.vectorSearch) return context.skip();
+      const error = await caught(() =>
+        probe.store({ key: "k", content: "x", embedding: [1, 2, 3] }),
+      );
+      expect(MemoryError.hasCode(error, "INVALID_INPUT")).toBe(true);
+      expect(await probe.get("k")).toBeNull();
+    });
+
+    it("stores a precomputed embedding and returns it when asked", async (context) => {
+      const embedder = createTestEmbedder();
+      const memory = await instances.create(embedder);
+      if (!memory.capabilities.vectorSearch) return context.skip();
+      const vector = await embedder.embedOne("custom vector text");
+      await memory.store({ key: "k", content: "anything", embedding: vector });
+      await memory.flush();
+      const got = await memory.get("k", { withEmbedding: true });
+      expect(got!.embedding).toHaveLength(vector.length);
+      for (const [i, value] of got!.embedding!.entries()) expect(value).toBeCloseTo(vector[i]!, 5);
+    });
+
+    it("keeps the write when the embedder fails, and backfills it later", async (context) => {
+      const embedder = createTestEmbedder();
+      const memory = await instances.create(embedder);
+      if (!memory.capabilities.vectorSearch) return context.skip();
+      embedder.setFailing(true);
+      await memory.store({ key: "car", content: "My car needs new tyres" });
+      await memory.flush().catch(() => {});
+      expect((await memory.get("car"))!.content).toBe("My car needs new tyres");
+      expect(keys(await memory.recall("car", { mode: "bm25" }))).toEqual(["car"]);
+      expect((await memory.healthCheck()).pendingEmbeddings).toBe(1);
+      embedder.setFailing(false);
+      const report = await memory.backfillEmbeddings();
+      expect(report).toMatchObject({ embedded: 1, remaining: 0 });
+      expect(keys(await memory.recall("automobile", { mode: "embedding" }))).toEqual(["car"]);
+    });
+
+    it("reports progress while reindexing", async (context) => {
+      const memory = await instances.create(createTestEmbedder());
+      if (!memory.capabilities.vectorSearch) return context.skip();
+      for (let i = 0; i < 25; i++)
+        await memory.store({ key: `k${i}`, content: `note number ${i}` });
+      await memory.flush();
+      const seen: number[] = [];
+      const report = await memory.reindex({
+        batchSize: 10,
+        onProgress: ({ done, total }) => {
+          expect(total).toBe(25);
+          seen.push(done);
+        },
+      });
+      expect(report.embedded).toBe(25);
+      expect(seen.at(-1)).toBe(25);
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+    });
+  });
+}

@@ -1,0 +1,40 @@
+export type {
+  ConformanceGroup,
+  ConformanceOptions,
+  FactoryContext,
+  SharedStore,
+} from "./conformance-options.js";
+export { closeGroup } from "./groups/close.js";
+export { concurrencyGroup } from "./groups/concurrency.js";
+export { crudGroup } from "./groups/crud.js";
+export { exportImportGroup } from "./groups/export-import.js";
+export { filtersGroup } from "./groups/filters.js";
+export { hostileInputsGroup } from "./groups/hostile-inputs.js";
+export { keywordRecallGroup } from "./groups/keyword-recall.js";
+export { listCountGroup } from "./groups/list-count.js";
+export { purgeGroup } from "./groups/purge.js";
+export { supersessionGroup } from "./groups/supersession.js";
+export { vectorRecallGroup } from "./groups/vector-recall.js";
+export {
+  type HostileCase,
+  type HostileExpectation,
+  hostileCategories,
+  hostileContents,
+  hostileEmbeddings,
+  hostileKeys,
+  hostileNamespaces,
+  hostileQueries,
+} from "./hostile-inputs.js";
+export {
+  createInMemoryMemory,
+  InMemoryMemory,
+  type InMemoryMemoryOptions,
+} from "./reference/in-memory-memory.js";
+export { InMemoryStore } from "./reference/in-memory-store.js";
+export { conformanceGroups, runConformanceSuite } from "./run-conformance.js";
+export {
+  createTestEmbedder,
+  TEST_SYNONYMS,
+  type TestEmbedder,
+  type TestEmbedderOptions,
+} from "./test-embedder.js";

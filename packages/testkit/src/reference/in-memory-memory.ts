@@ -1,0 +1,638 @@
+import {
+  type BackfillOptions,
+  bm25Search,
+  type Capabilities,
+  type CountOptions,
+  computeImportance,
+  cosineSimilarity,
+  type EmbeddingJobReport,
+  type EmbeddingProvider,
+  type ExportFilter,
+  type FusedCandidate,
+  finalizeRecall,
+  fuseRrf,
+  fuseWeighted,
+  type GetOptions,
+  type HealthReport,
+  type ImportEntry,
+  type ImportOptions,
+  type ImportReport,
+  InvalidInputError,
+  indexTokens,
+  isMatchAllQuery,
+  type KeyOptions,
+  keywordOnly,
+  keywordRelevance,
+  type ListOptions,
+  likeFallbackKeywords,
+  type Memory,
+  MemoryClosedError,
+  type MemoryEntry,
+  MemoryError,
+  type MemorySettings,
+  type NormalizedFilter,
+  normalizeFilter,
+  normalizeImportEntry,
+  normalizeStoreInput,
+  nowIso,
+  RecallCache,
+  type RecallExplain,
+  type RecallOptions,
+  type ReindexOptions,
+  type SearchMode,
+  type StoreInput,
+  validateEmbedding,
+  validateKey,
+  validateLimit,
+  validateNamespace,
+  validateSessionId,
+  vectorOnly,
+} from "@memory/api";
+import { InMemoryStore, type StoredRow } from "./in-memory-store.js";
+
+/** Options of the reference backend. */
+export interface InMemoryMemoryOptions {
+  /** Share a store between instances; default a new one. */
+  store?: InMemoryStore;
+  embedder?: EmbeddingProvider;
+  /** Retrieval settings (`search_mode`, `merge_strategy`, ...); defaults as in `memory.toml`. */
+  settings?: Partial<MemorySettings>;
+}
+
+type RetrievalSettings = Pick<
+  MemorySettings,
+  | "search_mode"
+  | "merge_strategy"
+  | "rrf_k"
+  | "vector_weight"
+  | "keyword_weight"
+  | "fts_early_return_score"
+  | "candidate_multiplier"
+  | "half_life_days"
+>;
+
+const DEFAULTS: RetrievalSettings = {
+  search_mode: "hybrid",
+  merge_strategy: "rrf",
+  rrf_k: 60,
+  vector_weight: 0.7,
+  keyword_weight: 0.3,
+  fts_early_return_score: 0.85,
+  candidate_multiplier: 4,
+  half_life_days: 7,
+};
+
+function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
+  const entry = { ...row.entry };
+  if (withEmbedding && row.vector) entry.embedding = [...row.vector];
+  return entry;
+}
+
+function matches(entry: MemoryEntry, filter: NormalizedFilter): boolean {
+  if (filter.namespace !== undefined && entry.namespace !== filter.namespace) return false;
+  if (filter.sessionId !== undefined && entry.sessionId !== filter.sessionId) return false;
+  if (filter.categories && !filter.categories.includes(entry.category)) return false;
+  if (filter.since !== undefined && entry.updatedAt < filter.since) return false;
+  if (filter.until !== undefined && entry.updatedAt >= filter.until) return false;
+  if (!filter.includeSuperseded && entry.supersededBy !== undefined) return false;
+  return true;
+}
+
+const byNewest = (a: StoredRow, b: StoredRow) =>
+  a.entry.updatedAt < b.entry.updatedAt
+    ? 1
+    : a.entry.updatedAt > b.entry.updatedAt
+      ? -1
+      : a.entry.key < b.entry.key
+        ? -1
+        : 1;
+const byOldest = (a: StoredRow, b: StoredRow) =>
+  a.entry.createdAt < b.entry.createdAt
+    ? -1
+    : a.entry.createdAt > b.entry.createdAt
+      ? 1
+      : a.entry.id < b.entry.id
+        ? -1
+        : 1;
+
+/**
+ * The reference backend: the whole contract in plain TypeScript over a Map, built on the
+ * shared algorithms of `@memory/api`. It proves the conformance suite (it passes every group)
+ * and is handy in unit tests of code that uses a `Memory`. Not persistent.
+ */
+export class InMemoryMemory implements Memory {
+  readonly name = "memory";
+  readonly capabilities: Capabilities;
+  readonly #store: InMemoryStore;
+  readonly #embedder: EmbeddingProvider | undefined;
+  readonly #settings: RetrievalSettings;
+  readonly #cache = new RecallCache<MemoryEntry[]>();
+  #cacheVersion = -1;
+  #closed = false;
+
+  constructor(options: InMemoryMemoryOptions = {}) {
+    this.#store = options.store ?? new InMemoryStore();
+    this.#embedder =
+      options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined;
+    this.#settings = { ...DEFAULTS, ...options.settings };
+    this.capabilities = {
+      keywordSearch: true,
+      vectorSearch: this.#embedder !== undefined,
+      cjkSearch: true,
+      persistent: false,
+      multiInstance: true,
+      deferredEmbedding: false,
+    };
+  }
+
+  #open(): void {
+    if (this.#closed) throw new MemoryClosedError(this.name);
+  }
+
+  /** Why vector recall cannot run now, or undefined when it can. */
+  #vectorUnavailable(): string | undefined {
+    if (!this.#embedder) return "no embedding provider is configured (keyword-only recall)";
+    const stored = this.#store.fingerprint;
+    if (stored !== undefined && stored !== this.#embedder.fingerprint) {
+      return `stored vectors were made by ${stored} but the provider is ${this.#embedder.fingerprint}; run reindex`;
+    }
+    return undefined;
+  }
+
+  async #embed(texts: string[], purpose: "query" | "document"): Promise<(number[] | undefined)[]> {
+    if (!this.#embedder || this.#vectorUnavailable()) return texts.map(() => undefined);
+    try {
+      const vectors = await this.#embedder.embed(texts, { purpose });
+      return vectors.map((vector) => validateEmbedding(vector, this.#embedder!.dimensions));
+    } catch {
+      // An embedding failure never loses the write: the entry stays unembedded until backfill.
+      return texts.map(() => undefined);
+    }
+  }
+
+  #written(): void {
+    this.#store.version++;
+  }
+
+  #recordFingerprint(): void {
+    if (this.#embedder && this.#store.fingerprint === undefined)
+      this.#store.fingerprint = this.#embedder.fingerprint;
+  }
+
+  async store(input: StoreInput): Promise<MemoryEntry> {
+    this.#open();
+    const normalized = normalizeStoreInput(input);
+    if (normalized.embedding && this.#embedder)
+      validateEmbedding(normalized.embedding, this.#embedder.dimensions);
+    const [vector] = normalized.embedding
+      ? [normalized.embedding]
+      : await this.#embed([normalized.content], "document");
+    this.#open();
+    // Read-modify-write without an await in between, so concurrent stores of one key stay atomic.
+    const id = InMemoryStore.id(normalized.namespace, normalized.key);
+    const existing = this.#store.rows.get(id);
+    const now = nowIso();
+    const entry: MemoryEntry = {
+      id: existing?.entry.id ?? crypto.randomUUID(),
+      key: normalized.key,
+      content: normalized.content,
+      category: normalized.category,
+      namespace: normalized.namespace,
+      createdAt: existing?.entry.createdAt ?? now,
+      updatedAt: now,
+    };
+    if (normalized.sessionId !== undefined) entry.sessionId = normalized.sessionId;
+    if (normalized.importance !== undefined) entry.importance = normalized.importance;
+    const row: StoredRow = { entry, tokens: indexTokens(`${entry.key} ${entry.content}`) };
+    if (vector) {
+      row.vector = [...vector];
+      this.#recordFingerprint();
+    }
+    this.#store.rows.set(id, row);
+    this.#written();
+    return copy(row);
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<MemoryEntry | null> {
+    this.#open();
+    const row = this.#store.rows.get(
+      InMemoryStore.id(validateNamespace(options.namespace), validateKey(key)),
+    );
+    return row ? copy(row, options.withEmbedding) : null;
+  }
+
+  #select(filter: NormalizedFilter): StoredRow[] {
+    return [...this.#store.rows.values()].filter((row) => matches(row.entry, filter));
+  }
+
+  async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
+    this.#open();
+    if (typeof query !== "string")
+      throw new InvalidInputError(
+        'recall() needs a query string (use "" for the most recent entries).',
+      );
+    const filter = normalizeFilter(options);
+    const limit = validateLimit(options.limit, 5);
+    const mode: SearchMode = options.mode ?? this.#settings.search_mode;
+    if (!["hybrid", "bm25", "embedding"].includes(mode)) {
+      throw new InvalidInputError(
+        `mode ${JSON.stringify(mode)} is not valid: use hybrid, bm25 or embedding.`,
+      );
+    }
+    if (limit === 0) return [];
+    if (this.#cacheVersion !== this.#store.version) {
+      this.#cache.invalidate();
+      this.#cacheVersion = this.#store.version;
+    }
+    const cacheKey = RecallCache.key(query, {
+      ...filter,
+      limit,
+      mode,
+      minScore: options.minScore,
+      withEmbeddings: options.withEmbeddings,
+    });
+    const cached = !options.withEmbeddings ? this.#cache.get(cacheKey) : undefined;
+    if (cached) return cached.map((entry) => ({ ...entry }));
+    const results = await this.#recall(query, filter, limit, mode, options);
+    if (!options.withEmbeddings)
+      this.#cache.set(
+        cacheKey,
+        filter.namespace ?? "",
+        results.map((entry) => ({ ...entry })),
+      );
+    return results;
+  }
+
+  async #recall(
+    query: string,
+    filter: NormalizedFilter,
+    limit: number,
+    mode: SearchMode,
+    options: RecallOptions,
+  ): Promise<MemoryEntry[]> {
+    const rows = this.#select(filter);
+    const byId = new Map(rows.map((row) => [row.entry.id, row]));
+    const finish = (
+      candidates: FusedCandidate[],
+      extra: {
+        source: RecallExplain["source"];
+        strategy?: RecallExplain["strategy"];
+        earlyReturn?: boolean;
+        degraded?: string;
+      },
+    ) =>
+      finalizeRecall(
+        candidates.map((candidate) => {
+          const row = byId.get(candidate.id)!;
+          return { entry: copy(row, options.withEmbeddings), candidate };
+        }),
+        {
+          mode,
+          limit,
+          minScore: options.minScore,
+          includeSuperseded: filter.includeSuperseded,
+          halfLifeDays: this.#settings.half_life_days,
+          ...extra,
+        },
+      );
+    if (isMatchAllQuery(query)) {
+      return finish(
+        rows
+          .sort(byNewest)
+          .slice(0, limit)
+          .map((row) => ({ id: row.entry.id, fused: 1 })),
+        { source: "recent" },
+      );
+    }
+    const pool = limit * this.#settings.candidate_multiplier;
+    const keyword =
+      mode === "embedding"
+        ? []
+        : bm25Search(
+            rows.map((row) => ({ id: row.entry.id, tokens: row.tokens })),
+            query,
+          ).slice(0, pool);
+    const unavailable = mode === "bm25" ? undefined : this.#vectorUnavailable();
+    const decisive =
+      mode === "hybrid" &&
+      keyword.length > 0 &&
+      keywordRelevance(keyword[0]!.score) >= this.#settings.fts_early_return_score;
+    let vector: { id: string; cosine: number }[] = [];
+    if (mode !== "bm25" && !unavailable && !decisive) {
+      const [queryVector] = await this.#embed([query], "query");
+      if (queryVector) {
+        vector = rows
+          .filter((row) => row.vector)
+          .map((row) => ({ id: row.entry.id, cosine: cosineSimilarity(queryVector, row.vector!) }))
+          .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
+          .slice(0, pool);
+      }
+    }
+    let results: MemoryEntry[];
+    if (mode === "bm25" || unavailable || decisive) {
+      const keywordHits =
+        mode === "embedding"
+          ? bm25Search(
+              rows.map((row) => ({ id: row.entry.id, tokens: row.tokens })),
+              query,
+            ).slice(0, pool)
+          : keyword;
+      results = finish(keywordOnly(keywordHits), {
+        source: "keyword",
+        earlyReturn: decisive || undefined,
+        degraded: unavailable,
+      });
+    } else if (mode === "embedding") {
+      results = finish(vectorOnly(vector), { source: "vector" });
+    } else {
+      const strategy = this.#settings.merge_strategy;
+      const fused =
+        strategy === "weighted"
+          ? fuseWeighted(keyword, vector, {
+              vector: this.#settings.vector_weight,
+              keyword: this.#settings.keyword_weight,
+            })
+          : fuseRrf(keyword, vector, this.#settings.rrf_k);
+      results = finish(fused, { source: "hybrid", strategy });
+    }
+    if (results.length > 0 || mode === "bm25") return results;
+    return this.#likeFallback(query, rows, finish);
+  }
+
+  #likeFallback(
+    query: string,
+    rows: StoredRow[],
+    finish: (
+      candidates: FusedCandidate[],
+      extra: { source: RecallExplain["source"] },
+    ) => MemoryEntry[],
+  ): MemoryEntry[] {
+    const words = likeFallbackKeywords(query);
+    if (words.length === 0) return [];
+    const candidates = rows
+      .map((row) => {
+        const haystack = `${row.entry.key}\n${row.entry.content}`.toLowerCase();
+        const hits = words.filter((word) => haystack.includes(word)).length;
+        return { row, hits };
+      })
+      .filter(({ hits }) => hits > 0)
+      .sort((a, b) => b.hits - a.hits || byNewest(a.row, b.row))
+      .map(({ row, hits }) => ({ id: row.entry.id, fused: hits / words.length }));
+    return finish(candidates, { source: "like" });
+  }
+
+  async list(options: ListOptions = {}): Promise<MemoryEntry[]> {
+    this.#open();
+    const filter = normalizeFilter(options);
+    const limit = validateLimit(options.limit, 100, 1_000_000);
+    const offset = validateLimit(options.offset, 0, Number.MAX_SAFE_INTEGER);
+    return this.#select(filter)
+      .sort(byNewest)
+      .slice(offset, offset + limit)
+      .map((row) => copy(row, options.withEmbeddings));
+  }
+
+  async forget(key: string, options: KeyOptions = {}): Promise<boolean> {
+    this.#open();
+    const deleted = this.#store.rows.delete(
+      InMemoryStore.id(validateNamespace(options.namespace), validateKey(key)),
+    );
+    if (deleted) this.#written();
+    return deleted;
+  }
+
+  async purgeNamespace(namespace: string): Promise<number> {
+    this.#open();
+    const name = validateNamespace(namespace);
+    return this.#deleteWhere((entry) => entry.namespace === name);
+  }
+
+  async purgeSession(sessionId: string, options: KeyOptions = {}): Promise<number> {
+    this.#open();
+    const session = validateSessionId(sessionId);
+    const namespace =
+      options.namespace === undefined ? undefined : validateNamespace(options.namespace);
+    return this.#deleteWhere(
+      (entry) =>
+        entry.sessionId === session && (namespace === undefined || entry.namespace === namespace),
+    );
+  }
+
+  #deleteWhere(predicate: (entry: MemoryEntry) => boolean): number {
+    let removed = 0;
+    for (const [id, row] of this.#store.rows) {
+      if (predicate(row.entry)) {
+        this.#store.rows.delete(id);
+        removed++;
+      }
+    }
+    if (removed > 0) this.#written();
+    return removed;
+  }
+
+  async count(options: CountOptions = {}): Promise<number> {
+    this.#open();
+    return this.#select(normalizeFilter(options)).length;
+  }
+
+  async *export(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
+    this.#open();
+    const normalized = normalizeFilter(filter, {
+      allNamespacesByDefault: true,
+      includeSupersededByDefault: true,
+    });
+    // A snapshot of ids, then pages: a concurrent write never breaks the iteration.
+    const ids = this.#select(normalized)
+      .sort(byOldest)
+      .map((row) => InMemoryStore.id(row.entry.namespace, row.entry.key));
+    for (const id of ids) {
+      this.#open();
+      const row = this.#store.rows.get(id);
+      if (row) yield copy(row, filter.withEmbeddings);
+    }
+  }
+
+  async importEntries(
+    entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+    options: ImportOptions = {},
+  ): Promise<ImportReport> {
+    this.#open();
+    const report: ImportReport = { imported: 0, rejected: [] };
+    let index = 0;
+    for await (const raw of entries) {
+      const position = index++;
+      options.signal?.throwIfAborted();
+      try {
+        const entry = normalizeImportEntry(raw);
+        if (entry.embedding && this.#embedder)
+          validateEmbedding(entry.embedding, this.#embedder.dimensions);
+        const [vector] = entry.embedding
+          ? [entry.embedding]
+          : await this.#embed([entry.content], "document");
+        const id = InMemoryStore.id(entry.namespace, entry.key);
+        const existing = this.#store.rows.get(id);
+        const now = nowIso();
+        const stored: MemoryEntry = {
+          id: existing?.entry.id ?? entry.id ?? crypto.randomUUID(),
+          key: entry.key,
+          content: entry.content,
+          category: entry.category,
+          namespace: entry.namespace,
+          createdAt: entry.createdAt ?? existing?.entry.createdAt ?? now,
+          updatedAt: entry.updatedAt ?? now,
+        };
+        if (entry.sessionId !== undefined) stored.sessionId = entry.sessionId;
+        if (entry.importance !== undefined) stored.importance = entry.importance;
+        if (entry.supersededBy !== undefined) stored.supersededBy = entry.supersededBy;
+        const row: StoredRow = {
+          entry: stored,
+          tokens: indexTokens(`${stored.key} ${stored.content}`),
+        };
+        if (vector) {
+          row.vector = [...vector];
+          this.#recordFingerprint();
+        }
+        this.#store.rows.set(id, row);
+        report.imported++;
+      } catch (error) {
+        if (!MemoryError.isInstance(error)) throw error;
+        const key = typeof raw?.key === "string" ? raw.key : undefined;
+        report.rejected.push({
+          index: position,
+          ...(key === undefined ? {} : { key }),
+          code: error.code,
+          message: error.message,
+        });
+      }
+      options.onProgress?.({ done: index });
+    }
+    this.#written();
+    return report;
+  }
+
+  async topCore(limit: number, options: KeyOptions = {}): Promise<MemoryEntry[]> {
+    this.#open();
+    const max = validateLimit(limit, 10);
+    const namespace = validateNamespace(options.namespace);
+    const importance = (entry: MemoryEntry) =>
+      entry.importance ?? computeImportance(entry.content, entry.category);
+    return this.#select({
+      namespace,
+      sessionId: undefined,
+      categories: ["core"],
+      since: undefined,
+      until: undefined,
+      includeSuperseded: false,
+    })
+      .sort((a, b) => importance(b.entry) - importance(a.entry) || byNewest(a, b))
+      .slice(0, max)
+      .map((row) => copy(row));
+  }
+
+  async markSuperseded(oldKey: string, newKey: string, options: KeyOptions = {}): Promise<boolean> {
+    this.#open();
+    const namespace = validateNamespace(options.namespace);
+    const row = this.#store.rows.get(InMemoryStore.id(namespace, validateKey(oldKey)));
+    validateKey(newKey);
+    if (!row) return false;
+    if (oldKey === newKey)
+      throw new InvalidInputError(
+        "an entry cannot supersede itself: pass the key of the newer entry.",
+      );
+    row.entry.supersededBy = newKey;
+    this.#written();
+    return true;
+  }
+
+  async healthCheck(): Promise<HealthReport> {
+    this.#open();
+    const unavailable = this.#vectorUnavailable();
+    const pending = this.#embedder
+      ? [...this.#store.rows.values()].filter((row) => !row.vector).length
+      : 0;
+    const vector: HealthReport["vector"] = {
+      status: !this.#embedder ? "disabled" : unavailable ? "degraded" : "ok",
+    };
+    if (this.#embedder) vector.providerFingerprint = this.#embedder.fingerprint;
+    if (this.#store.fingerprint) vector.storedFingerprint = this.#store.fingerprint;
+    if (unavailable) vector.reason = unavailable;
+    return {
+      ok: true,
+      backend: this.name,
+      entries: this.#store.rows.size,
+      pendingEmbeddings: pending,
+      vector,
+      details: {},
+    };
+  }
+
+  async reindex(options: ReindexOptions = {}): Promise<EmbeddingJobReport> {
+    this.#open();
+    if (!this.#embedder) return { embedded: 0, failed: 0, remaining: 0 };
+    this.#store.fingerprint = this.#embedder.fingerprint;
+    const rows = [...this.#store.rows.values()];
+    for (const row of rows) delete row.vector;
+    return this.#embedRows(rows, options);
+  }
+
+  async backfillEmbeddings(options: BackfillOptions = {}): Promise<EmbeddingJobReport> {
+    this.#open();
+    if (!this.#embedder || this.#vectorUnavailable()) {
+      const remaining = this.#embedder
+        ? [...this.#store.rows.values()].filter((row) => !row.vector).length
+        : 0;
+      return { embedded: 0, failed: 0, remaining };
+    }
+    return this.#embedRows(
+      [...this.#store.rows.values()].filter((row) => !row.vector),
+      options,
+    );
+  }
+
+  async #embedRows(rows: StoredRow[], options: ReindexOptions): Promise<EmbeddingJobReport> {
+    const batchSize = Math.max(1, options.batchSize ?? 64);
+    let embedded = 0;
+    let failed = 0;
+    for (let at = 0; at < rows.length; at += batchSize) {
+      options.signal?.throwIfAborted();
+      const batch = rows.slice(at, at + batchSize);
+      const vectors = await this.#embed(
+        batch.map((row) => row.entry.content),
+        "document",
+      );
+      batch.forEach((row, i) => {
+        const vector = vectors[i];
+        if (vector) {
+          row.vector = [...vector];
+          embedded++;
+        } else failed++;
+      });
+      this.#recordFingerprint();
+      options.onProgress?.({ done: Math.min(at + batchSize, rows.length), total: rows.length });
+    }
+    this.#written();
+    return {
+      embedded,
+      failed,
+      remaining: [...this.#store.rows.values()].filter((row) => !row.vector).length,
+    };
+  }
+
+  async flush(): Promise<void> {
+    this.#open();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#cache.invalidate();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+/** Creates a reference in-memory backend. */
+export function createInMemoryMemory(options: InMemoryMemoryOptions = {}): InMemoryMemory {
+  return new InMemoryMemory(options);
+}

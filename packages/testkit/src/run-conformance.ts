@@ -1,0 +1,45 @@
+import type { ConformanceGroup, ConformanceOptions } from "./conformance-options.js";
+import { closeGroup } from "./groups/close.js";
+import { concurrencyGroup } from "./groups/concurrency.js";
+import { crudGroup } from "./groups/crud.js";
+import { exportImportGroup } from "./groups/export-import.js";
+import { filtersGroup } from "./groups/filters.js";
+import { hostileInputsGroup } from "./groups/hostile-inputs.js";
+import { keywordRecallGroup } from "./groups/keyword-recall.js";
+import { listCountGroup } from "./groups/list-count.js";
+import { purgeGroup } from "./groups/purge.js";
+import { supersessionGroup } from "./groups/supersession.js";
+import { vectorRecallGroup } from "./groups/vector-recall.js";
+
+/** Every group, by name. */
+export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOptions) => void> = {
+  crud: crudGroup,
+  keywordRecall: keywordRecallGroup,
+  vectorRecall: vectorRecallGroup,
+  filters: filtersGroup,
+  listCount: listCountGroup,
+  purge: purgeGroup,
+  exportImport: exportImportGroup,
+  supersession: supersessionGroup,
+  close: closeGroup,
+  hostileInputs: hostileInputsGroup,
+  concurrency: concurrencyGroup,
+};
+
+/**
+ * Registers the whole conformance suite (every group) for one backend. Call it at the top of a
+ * vitest file. Groups that need a capability the backend does not declare skip those tests.
+ * `only` restricts to some groups; `skip` leaves some out (say why in the backend's README).
+ */
+export function runConformanceSuite(
+  options: ConformanceOptions & { only?: ConformanceGroup[]; skip?: ConformanceGroup[] },
+): void {
+  for (const [name, group] of Object.entries(conformanceGroups) as [
+    ConformanceGroup,
+    (options: ConformanceOptions) => void,
+  ][]) {
+    if (options.only && !options.only.includes(name)) continue;
+    if (options.skip?.includes(name)) continue;
+    group(options);
+  }
+}
