@@ -107,7 +107,7 @@ apt_install() {
 # ------------------------------------------------------------------- cluster
 cluster_line() { # "ver cluster port status owner datadir logfile", or nothing
   command -v pg_lsclusters >/dev/null 2>&1 || return 0
-  pg_lsclusters -h 2>/dev/null | awk -v v="$PG_VERSION" -v c="$PG_CLUSTER" '$1 == v && $2 == c'
+  { pg_lsclusters -h 2>/dev/null || true; } | awk -v v="$PG_VERSION" -v c="$PG_CLUSTER" '$1 == v && $2 == c'
 }
 
 ensure_trust_auth() {
@@ -118,7 +118,7 @@ ensure_trust_auth() {
   fi
   # First matching line wins in pg_hba.conf: put the trust rules on top.
   as_root sed -i '1i # added by scripts/setup-postgres.sh (local testing only)\nhost    all             all             127.0.0.1/32            trust\nhost    all             all             ::1/128                 trust' "$hba"
-  log "       pg_hba.conf: trust auth for 127.0.0.1 and ::1 ($hba)"
+  log "      pg_hba.conf: trust auth for 127.0.0.1 and ::1 ($hba)"
   return 1 # tells the caller a reload is needed if the cluster runs
 }
 
@@ -232,23 +232,23 @@ step_pgvector() {
   local srcroot=$PGVECTOR_CACHE/src srcdir
   srcdir=$(find_source_dir "$srcroot")
   if [[ -n $srcdir && -f $srcdir/Makefile ]]; then
-    log "       using cached source $srcdir"
+    log "      using cached source $srcdir"
   else
     rm -rf "$srcroot"
     fetch_pgvector_source "$srcroot"
     srcdir=$(find_source_dir "$srcroot")
     [[ -n $srcdir && -f $srcdir/Makefile ]] || die "apt-get source pgvector produced no source tree in $srcroot"
-    log "       fetched $(basename "$srcdir") from $PGVECTOR_SUITE"
+    log "      fetched $(basename "$srcdir") from $PGVECTOR_SUITE"
   fi
 
-  # OPTFLAGS="" drops upstream's -march=native (as Debian's own build does),
-  # so the library also runs on a different CPU than the one that built it.
+  # Debian's "no-native" patch already drops upstream's -march=native;
+  # OPTFLAGS= keeps it portable even with a source tree lacking that patch.
   local make_args=(-C "$srcdir" "PG_CONFIG=$PG_CONFIG" OPTFLAGS=)
   run_logged make "${make_args[@]}" clean
   run_logged make "${make_args[@]}" -j"$(nproc 2>/dev/null || echo 2)"
   run_logged make "${make_args[@]}" install
   vector_available || die "pgvector installed but 'vector' still not in pg_available_extensions"
-  log "       installed pgvector $(psql_su postgres -c "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'") into $($PG_CONFIG --pkglibdir)"
+  log "      installed pgvector $(psql_su postgres -c "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'") into $($PG_CONFIG --pkglibdir)"
 }
 
 # ----------------------------------------------------------------- databases

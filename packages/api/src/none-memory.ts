@@ -1,5 +1,11 @@
 import { MemoryClosedError } from "./errors.js";
-import type { Capabilities, EmbeddingJobReport, HealthReport, ImportReport, Memory } from "./types/memory.js";
+import type {
+  Capabilities,
+  EmbeddingJobReport,
+  HealthReport,
+  ImportReport,
+  Memory,
+} from "./types/memory.js";
 import type { ImportEntry, MemoryEntry, StoreInput } from "./types/memory-entry.js";
 import { normalizeStoreInput, nowIso } from "./validation.js";
 
@@ -32,7 +38,15 @@ export class NoneMemory implements Memory {
     this.#open();
     const entry = normalizeStoreInput(input);
     const now = nowIso();
-    const stored: MemoryEntry = { id: crypto.randomUUID(), key: entry.key, content: entry.content, category: entry.category, namespace: entry.namespace, createdAt: now, updatedAt: now };
+    const stored: MemoryEntry = {
+      id: crypto.randomUUID(),
+      key: entry.key,
+      content: entry.content,
+      category: entry.category,
+      namespace: entry.namespace,
+      createdAt: now,
+      updatedAt: now,
+    };
     return stored;
   }
   async get(): Promise<MemoryEntry | null> {
@@ -63,10 +77,13 @@ export class NoneMemory implements Memory {
     this.#open();
     return 0;
   }
+  // biome-ignore lint/correctness/useYield: the none backend has nothing to export.
   async *export(): AsyncIterable<MemoryEntry> {
     this.#open();
   }
-  async importEntries(entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>): Promise<ImportReport> {
+  async importEntries(
+    entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+  ): Promise<ImportReport> {
     this.#open();
     for await (const _ of entries) {
       // Drained so a streaming producer is not left hanging.

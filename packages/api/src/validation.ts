@@ -159,8 +159,10 @@ export function normalizeImportEntry(entry: ImportEntry): NormalizedImportEntry 
   return {
     ...base,
     id: entry.id === undefined ? undefined : validateKey(entry.id),
-    createdAt: entry.createdAt === undefined ? undefined : normalizeTimestamp(entry.createdAt, "createdAt"),
-    updatedAt: entry.updatedAt === undefined ? undefined : normalizeTimestamp(entry.updatedAt, "updatedAt"),
+    createdAt:
+      entry.createdAt === undefined ? undefined : normalizeTimestamp(entry.createdAt, "createdAt"),
+    updatedAt:
+      entry.updatedAt === undefined ? undefined : normalizeTimestamp(entry.updatedAt, "updatedAt"),
     supersededBy: entry.supersededBy === undefined ? undefined : validateKey(entry.supersededBy),
   };
 }
@@ -170,18 +172,68 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+// YYYY-MM-DD, optionally followed by [T ]HH:mm[:ss[.fraction]] and Z or a +-HH[:MM] offset.
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const STORAGE_FORMAT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Milliseconds since the epoch of an ISO-8601 timestamp, or NaN when it is not one. */
+function parseIsoTimestamp(text: string): number {
+  const match = ISO_TIMESTAMP.exec(text);
+  if (!match) return Number.NaN;
+  const [, year, month, day, hour = "0", minute = "0", second = "0", fraction = "", zone] = match;
+  const numbers = [year, month, day, hour, minute, second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [y, mo, d, h, mi, s] = numbers;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, Number(fraction.padEnd(3, "0").slice(0, 3)));
+  // Reject what Date would silently roll over (2026-02-30 -> March 2, 25:00 -> next day).
+  if (
+    mo < 1 ||
+    mo > 12 ||
+    date.getUTCDate() !== d ||
+    date.getUTCMonth() !== mo - 1 ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  ) {
+    return Number.NaN;
+  }
+  let offsetMinutes = 0;
+  if (zone !== undefined && zone.toUpperCase() !== "Z") {
+    const digits = zone.slice(1).replace(":", "");
+    const offsetHours = Number(digits.slice(0, 2));
+    const offsetMins = Number(digits.slice(2) || "0");
+    if (offsetHours > 23 || offsetMins > 59) return Number.NaN;
+    offsetMinutes = (zone.startsWith("-") ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  }
+  return date.getTime() - offsetMinutes * 60_000;
+}
+
 /**
- * Parses an ISO-8601 (or any `Date`-parsable) timestamp and returns it in the fixed storage
- * format `YYYY-MM-DDTHH:mm:ss.sssZ`. Throws `InvalidInputError` naming `field` when it does not parse.
+ * Parses an ISO-8601 timestamp (`2026-01-31`, `2026-01-31T12:00:00Z`, `2026-01-31 12:00:00.5+02:00`...)
+ * and returns it in the fixed storage format `YYYY-MM-DDTHH:mm:ss.sssZ`. A time without an
+ * offset is UTC (never the local time zone of whichever machine runs the code). Anything else,
+ * including what `Date` would guess at ("hello 2020", "1", "2026-02-30") and years outside
+ * 0000-9999 (which would break "string order is time order"), is an `InvalidInputError` naming
+ * `field`.
  */
 export function normalizeTimestamp(value: unknown, field = "timestamp"): string {
-  const date = typeof value === "string" && value.trim() !== "" ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime())) {
+  const time = typeof value === "string" ? parseIsoTimestamp(value.trim()) : Number.NaN;
+  const iso = Number.isNaN(time) ? "" : new Date(time).toISOString();
+  if (!STORAGE_FORMAT.test(iso)) {
     throw new InvalidInputError(
       `${field} ${JSON.stringify(value)} is not a valid ISO-8601 time; use e.g. 2026-01-31T12:00:00Z.`,
     );
   }
-  return date.toISOString();
+  return iso;
 }
 
 /** A filter with defaults applied and times normalized; identical on every backend. */

@@ -1,10 +1,16 @@
-import { extractSearchTerms, type SearchTerm, cjkIndexText } from "./search-terms.js";
+import { extractSearchTerms, type SearchTerm, splitWord } from "./search-terms.js";
 
-/** Index-time tokens of a text: lower-cased words plus CJK bigrams (same rules as queries). */
+/**
+ * Index-time tokens of a text, cut exactly like queries ({@link extractSearchTerms}): lower-cased
+ * words, CJK runs as bigrams, and mixed words split ("ai記憶" -> "ai", "記憶"), so every query
+ * term can match. Repeats are kept (BM25 counts them).
+ */
 export function indexTokens(text: string): string[] {
-  const words = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}\p{M}_]+/gu) ?? [];
-  const cjk = cjkIndexText(text.normalize("NFKC"));
-  return cjk ? [...words, ...cjk.split(" ")] : words;
+  const tokens: string[] = [];
+  for (const [word] of text.normalize("NFKC").matchAll(/[\p{L}\p{N}\p{M}_]+/gu)) {
+    for (const part of splitWord(word)) tokens.push(part.text);
+  }
+  return tokens;
 }
 
 export interface Bm25Document {
@@ -30,7 +36,9 @@ export function bm25Search(
   const averageLength = documents.reduce((sum, doc) => sum + doc.tokens.length, 0) / n || 1;
   const matches = (token: string, term: SearchTerm) =>
     term.prefix ? token.startsWith(term.text) : token === term.text;
-  const frequencies = documents.map((doc) => terms.map((term) => doc.tokens.filter((t) => matches(t, term)).length));
+  const frequencies = documents.map((doc) =>
+    terms.map((term) => doc.tokens.filter((t) => matches(t, term)).length),
+  );
   const idf = terms.map((_, t) => {
     const containing = frequencies.filter((f) => f[t]! > 0).length;
     const value = Math.log((n - containing + 0.5) / (containing + 0.5));
@@ -44,7 +52,8 @@ export function bm25Search(
       const tf = frequencies[d]![t]!;
       if (tf === 0) return;
       matched = true;
-      score += (idf[t]! * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * doc.tokens.length) / averageLength));
+      score +=
+        (idf[t]! * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * doc.tokens.length) / averageLength));
     });
     if (matched) hits.push({ id: doc.id, score });
   });

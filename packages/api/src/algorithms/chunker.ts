@@ -27,14 +27,34 @@ interface Piece {
 }
 
 const HEADING = /^#{1,6}\s+\S/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 function sections(lines: string[]) {
   const out: { heading: string; body: Piece[] }[] = [{ heading: "", body: [] }];
+  // Inside a fenced code block a `# comment` line is code, not a heading.
+  let fence: string | undefined;
   lines.forEach((line, i) => {
-    if (HEADING.test(line)) out.push({ heading: line.trim(), body: [] });
-    else out.at(-1)!.body.push({ text: line, startLine: i + 1, endLine: i + 1 });
+    const marker = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (
+        marker !== undefined &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        line.trim() === marker
+      ) {
+        fence = undefined;
+      }
+    } else if (marker !== undefined) {
+      fence = marker;
+    } else if (HEADING.test(line)) {
+      out.push({ heading: line.trim(), body: [] });
+      return;
+    }
+    out.at(-1)!.body.push({ text: line, startLine: i + 1, endLine: i + 1 });
   });
-  return out.filter((section) => section.heading !== "" || section.body.some((p) => p.text.trim() !== ""));
+  return out.filter(
+    (section) => section.heading !== "" || section.body.some((p) => p.text.trim() !== ""),
+  );
 }
 
 function paragraphs(lines: Piece[]): Piece[] {
@@ -61,13 +81,25 @@ function split(piece: Piece, maxChars: number): Piece[] {
   if (piece.text.length <= maxChars) return [piece];
   const lines = piece.text.split("\n");
   if (lines.length > 1) {
-    return lines.flatMap((text, i) => split({ text, startLine: piece.startLine + i, endLine: piece.startLine + i }, maxChars));
+    return lines.flatMap((text, i) =>
+      split({ text, startLine: piece.startLine + i, endLine: piece.startLine + i }, maxChars),
+    );
   }
   const out: Piece[] = [];
-  for (let at = 0; at < piece.text.length; at += maxChars) {
-    out.push({ text: piece.text.slice(at, at + maxChars), startLine: piece.startLine, endLine: piece.endLine });
+  const text = piece.text;
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + maxChars);
+    // Never cut a surrogate pair in two: a lone surrogate cannot be stored or embedded.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)))
+      end = end - 1 > at ? end - 1 : end + 1;
+    out.push({ text: text.slice(at, end), startLine: piece.startLine, endLine: piece.endLine });
+    at = end;
   }
   return out;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**
@@ -86,25 +118,46 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Mar
     const budget = Math.max(1, maxChars - headerCost);
     const pieces = paragraphs(section.body).flatMap((p) => split(p, budget));
     if (pieces.length === 0) {
-      chunks.push({ index: chunks.length, heading: section.heading, content: section.heading, startLine: 0, endLine: 0 });
+      chunks.push({
+        index: chunks.length,
+        heading: section.heading,
+        content: section.heading,
+        startLine: 0,
+        endLine: 0,
+      });
       continue;
     }
     let body: Piece | undefined;
     const emit = () => {
       if (!body) return;
       const content = section.heading ? `${section.heading}\n${body.text}` : body.text;
-      chunks.push({ index: chunks.length, heading: section.heading, content, startLine: body.startLine, endLine: body.endLine });
+      chunks.push({
+        index: chunks.length,
+        heading: section.heading,
+        content,
+        startLine: body.startLine,
+        endLine: body.endLine,
+      });
     };
     for (const piece of pieces) {
-      if (body && body.text.length + 2 + piece.text.length <= budget) {
-        body = { text: `${body.text}\n\n${piece.text}`, startLine: body.startLine, endLine: piece.endLine };
+      // Lines split out of one paragraph are re-joined as lines, paragraphs with a blank line.
+      const separator = piece.startLine === (body?.endLine ?? 0) + 1 ? "\n" : "\n\n";
+      if (body && body.text.length + separator.length + piece.text.length <= budget) {
+        body = {
+          text: `${body.text}${separator}${piece.text}`,
+          startLine: body.startLine,
+          endLine: piece.endLine,
+        };
         continue;
       }
       const previous = body;
       emit();
       body = { ...piece };
       if (previous && overlapChars > 0) {
-        const tail = overlapTail(previous.text, Math.min(overlapChars, budget - piece.text.length - 1));
+        const tail = overlapTail(
+          previous.text,
+          Math.min(overlapChars, budget - piece.text.length - 1),
+        );
         if (tail) body.text = `${tail}\n${piece.text}`;
       }
     }
@@ -117,7 +170,9 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Mar
 function overlapTail(text: string, chars: number): string {
   if (chars <= 0) return "";
   if (text.length <= chars) return text;
-  const tail = text.slice(text.length - chars);
+  let tail = text.slice(text.length - chars);
+  // Do not start in the middle of a surrogate pair.
+  if (isHighSurrogate(text.charCodeAt(text.length - chars - 1))) tail = tail.slice(1);
   const space = tail.search(/\s/);
   return (space >= 0 ? tail.slice(space + 1) : tail).trim();
 }

@@ -1,8 +1,30 @@
-import { jaccardSimilarity, wordSet } from "./jaccard.js";
+import { jaccardSimilarity } from "./jaccard.js";
 
-const NEGATIONS = ["not", "never", "no", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't", "can't", "cannot", "nobody", "nothing", "dont", "doesnt", "isnt", "wont", "cant"];
-const PREFERENCE = /\b(prefer|prefers|preferred|like|likes|love|loves|favou?rite|enjoy|enjoys|hate|hates|dislike|dislikes|want|wants)\b/i;
-const TEMPORAL = /\b(now|currently|anymore|no longer|used to|changed|switched|moved|these days|nowadays|from now on|as of)\b/i;
+const NEGATIONS = [
+  "not",
+  "never",
+  "no",
+  "don't",
+  "doesn't",
+  "didn't",
+  "isn't",
+  "aren't",
+  "wasn't",
+  "won't",
+  "can't",
+  "cannot",
+  "nobody",
+  "nothing",
+  "dont",
+  "doesnt",
+  "isnt",
+  "wont",
+  "cant",
+];
+const PREFERENCE =
+  /\b(prefer|prefers|preferred|like|likes|love|loves|favou?rite|enjoy|enjoys|hate|hates|dislike|dislikes|want|wants)\b/i;
+const TEMPORAL =
+  /\b(now|currently|anymore|no longer|used to|changed|switched|moved|these days|nowadays|from now on|as of)\b/i;
 
 /** Weights of the contradiction signals (DESIGN section 7). */
 export const CONTRADICTION_WEIGHTS = {
@@ -30,9 +52,15 @@ export interface ContradictionSignals {
 }
 
 function hasNegation(text: string): boolean {
-  const words = wordSet(text.replaceAll("’", "'"));
   const lower = text.toLowerCase().replaceAll("’", "'");
-  return NEGATIONS.some((word) => words.has(word) || lower.includes(` ${word} `)) || /\bno longer\b/.test(lower);
+  // Words keep their inner apostrophes ("don't"), wherever they stand in the text (also first,
+  // last or before punctuation); the part before an apostrophe counts too ("nobody's").
+  const words = new Set<string>();
+  for (const [word] of lower.matchAll(/[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu)) {
+    words.add(word);
+    words.add(word.split("'")[0]!);
+  }
+  return NEGATIONS.some((word) => words.has(word)) || /\bno longer\b/.test(lower);
 }
 
 /** Detects contradiction signals between an older and a newer text. */
@@ -44,7 +72,9 @@ export function contradictionSignals(older: string, newer: string): Contradictio
       ? CONTRADICTION_WEIGHTS.negationReversal
       : 0;
   const preferenceChange =
-    differs && PREFERENCE.test(older) && PREFERENCE.test(newer) ? CONTRADICTION_WEIGHTS.preferenceChange : 0;
+    differs && PREFERENCE.test(older) && PREFERENCE.test(newer)
+      ? CONTRADICTION_WEIGHTS.preferenceChange
+      : 0;
   const temporalShift =
     differs && jaccard > TEMPORAL_MIN_JACCARD && TEMPORAL.test(newer) && !TEMPORAL.test(older)
       ? CONTRADICTION_WEIGHTS.temporalShift
@@ -89,7 +119,9 @@ export function detectConflict(input: ConflictInput): ConflictResult {
   const jaccard = jaccardSimilarity(input.older, input.newer);
   const similarity =
     input.mode === "combined" && input.cosine !== undefined
-      ? 0.4 * jaccard + 0.4 * Math.max(0, input.cosine) + 0.2 * Math.max(0, Math.min(1, input.bm25Overlap ?? 0))
+      ? 0.4 * jaccard +
+        0.4 * Math.max(0, input.cosine) +
+        0.2 * Math.max(0, Math.min(1, input.bm25Overlap ?? 0))
       : jaccard;
   const signals = contradictionSignals(input.older, input.newer);
   const score = similarity + CONTRADICTION_FACTOR * signals.total;

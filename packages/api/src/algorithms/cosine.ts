@@ -3,10 +3,7 @@
  * precision. A zero vector (or a length mismatch) gives 0 rather than NaN, so callers never have
  * to special-case missing embeddings.
  */
-export function cosineSimilarity(
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
-): number {
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) return 0;
   let dot = 0;
   let normA = 0;

@@ -35,7 +35,8 @@ export function rrfContribution(rank: number, k: number = DEFAULT_RRF_K): number
 function collect(keyword: readonly KeywordHit[], vector: readonly VectorHit[]) {
   const byId = new Map<string, FusedCandidate>();
   keyword.forEach((hit, rank) => {
-    if (!byId.has(hit.id)) byId.set(hit.id, { id: hit.id, fused: 0, keywordRank: rank, keywordScore: hit.score });
+    if (!byId.has(hit.id))
+      byId.set(hit.id, { id: hit.id, fused: 0, keywordRank: rank, keywordScore: hit.score });
   });
   vector.forEach((hit, rank) => {
     const existing = byId.get(hit.id);
@@ -91,7 +92,9 @@ export function fuseWeighted(
   const candidates = collect(keyword, vector);
   for (const candidate of candidates) {
     const keywordPart =
-      candidate.keywordScore !== undefined && bestKeyword > 0 ? candidate.keywordScore / bestKeyword : 0;
+      candidate.keywordScore !== undefined && bestKeyword > 0
+        ? candidate.keywordScore / bestKeyword
+        : 0;
     const vectorPart = Math.max(0, candidate.cosine ?? 0);
     candidate.fused = vectorWeight * vectorPart + keywordWeight * keywordPart;
   }

@@ -29,7 +29,9 @@ const SIGNAL_SET = new Set<string>(HIGH_SIGNAL_WORDS);
 /** Base importance of a category. */
 export function baseImportance(category: Category): number {
   const builtIn = category as keyof typeof CATEGORY_BASE_IMPORTANCE;
-  return category !== "custom" && builtIn in CATEGORY_BASE_IMPORTANCE
+  // Own keys only: `in` would also see Object.prototype, so the (valid) custom categories
+  // "toString" or "constructor" would read a function and give NaN.
+  return category !== "custom" && Object.hasOwn(CATEGORY_BASE_IMPORTANCE, builtIn)
     ? CATEGORY_BASE_IMPORTANCE[builtIn]
     : CATEGORY_BASE_IMPORTANCE.custom;
 }

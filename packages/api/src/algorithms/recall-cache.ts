@@ -52,7 +52,8 @@ export class RecallCache<T> {
       this.#entries.clear();
       return;
     }
-    for (const [key, entry] of this.#entries) if (entry.namespace === namespace) this.#entries.delete(key);
+    for (const [key, entry] of this.#entries)
+      if (entry.namespace === namespace) this.#entries.delete(key);
   }
 
   get size(): number {

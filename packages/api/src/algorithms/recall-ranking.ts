@@ -26,16 +26,28 @@ export interface FinalizeOptions {
  * non-core entries, superseded entries dropped unless asked for, `minScore`, then `limit`. Each
  * result gets its `score` and `explain`.
  */
-export function finalizeRecall(items: readonly RankableEntry[], options: FinalizeOptions): MemoryEntry[] {
+export function finalizeRecall(
+  items: readonly RankableEntry[],
+  options: FinalizeOptions,
+): MemoryEntry[] {
   if (options.limit <= 0) return [];
   const now = options.now ?? Date.now();
   const results: MemoryEntry[] = [];
   for (const { entry, candidate } of items) {
     if (entry.supersededBy !== undefined && !options.includeSuperseded) continue;
-    const decay = decayFactor(entry.category, ageInDays(entry.updatedAt, now), options.halfLifeDays ?? DEFAULT_HALF_LIFE_DAYS);
+    const decay = decayFactor(
+      entry.category,
+      ageInDays(entry.updatedAt, now),
+      options.halfLifeDays ?? DEFAULT_HALF_LIFE_DAYS,
+    );
     const score = candidate.fused * decay;
     if (options.minScore !== undefined && score < options.minScore) continue;
-    const explain: RecallExplain = { mode: options.mode, source: options.source, fused: candidate.fused, decay };
+    const explain: RecallExplain = {
+      mode: options.mode,
+      source: options.source,
+      fused: candidate.fused,
+      decay,
+    };
     if (options.strategy !== undefined) explain.strategy = options.strategy;
     if (candidate.keywordRank !== undefined) explain.keywordRank = candidate.keywordRank;
     if (candidate.keywordScore !== undefined) explain.keywordScore = candidate.keywordScore;
@@ -46,6 +58,11 @@ export function finalizeRecall(items: readonly RankableEntry[], options: Finaliz
     if (options.degraded !== undefined) explain.degraded = options.degraded;
     results.push({ ...entry, score, explain });
   }
-  results.sort((a, b) => b.score! - a.score! || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  // "Most recent entries" keep their recency order; searches are ranked by score.
+  if (options.source !== "recent")
+    results.sort(
+      (a, b) =>
+        b.score! - a.score! || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0),
+    );
   return results.slice(0, options.limit);
 }

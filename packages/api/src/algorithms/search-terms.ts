@@ -60,18 +60,31 @@ export function extractSearchTerms(query: string): SearchTerm[] {
   for (const match of query.normalize("NFKC").matchAll(WORD)) {
     const word = match[0].replace(/\*$/, "");
     const prefix = match[1] === "*";
-    // Split CJK runs out of mixed tokens: "ai記憶" -> "ai" + bigrams of "記憶".
-    let last = 0;
-    for (const run of word.matchAll(CJK_RUN)) {
-      const before = word.slice(last, run.index);
-      if (before) add(before.toLowerCase(), false);
-      for (const gram of cjkBigrams(run[0])) add(gram, false);
-      last = run.index + run[0].length;
-    }
-    const rest = word.slice(last);
-    if (rest) add(rest.toLowerCase(), prefix);
+    const parts = splitWord(word);
+    parts.forEach((part, i) => {
+      add(part.text, part.cjk ? false : prefix && i === parts.length - 1);
+    });
   }
   return terms;
+}
+
+/**
+ * Splits one word (letters, digits, marks, `_`) into lower-cased non-CJK parts and CJK bigrams,
+ * in text order: "ai記憶" -> "ai", "記憶". Shared by queries and {@link indexTokens}-style indexing
+ * so both sides cut text the same way.
+ */
+export function splitWord(word: string): { text: string; cjk: boolean }[] {
+  const parts: { text: string; cjk: boolean }[] = [];
+  let last = 0;
+  for (const run of word.matchAll(CJK_RUN)) {
+    const before = word.slice(last, run.index);
+    if (before) parts.push({ text: before.toLowerCase(), cjk: false });
+    for (const gram of cjkBigrams(run[0])) parts.push({ text: gram, cjk: true });
+    last = run.index + run[0].length;
+  }
+  const rest = word.slice(last);
+  if (rest) parts.push({ text: rest.toLowerCase(), cjk: false });
+  return parts;
 }
 
 /** True when a query means "no search, most recent entries": empty, whitespace or a bare `*`. */
@@ -92,7 +105,9 @@ export function buildFts5Query(
   const terms = options.terms ?? extractSearchTerms(query);
   if (terms.length === 0) return null;
   const joiner = options.operator === "AND" ? " AND " : " OR ";
-  return terms.map((term) => `"${term.text.replaceAll('"', '""')}"${term.prefix ? "*" : ""}`).join(joiner);
+  return terms
+    .map((term) => `"${term.text.replaceAll('"', '""')}"${term.prefix ? "*" : ""}`)
+    .join(joiner);
 }
 
 /** Escapes `%`, `_` and the escape character `\` for a `LIKE ... ESCAPE '\'` pattern. */
@@ -102,7 +117,14 @@ export function escapeLike(word: string): string {
 
 /** Up to 8 keywords of a query for the LIKE fallback (longest first, at least 2 characters). */
 export function likeFallbackKeywords(query: string, max = 8): string[] {
-  const words = [...new Set(query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
+  const words = [
+    ...new Set(
+      query
+        .normalize("NFKC")
+        .toLowerCase()
+        .match(/[\p{L}\p{N}_]+/gu) ?? [],
+    ),
+  ];
   return words
     .filter((word) => word.length >= 2 || hasCjk(word))
     .sort((a, b) => b.length - a.length)

@@ -67,4 +67,6 @@ export interface MemoryConfig {
 }
 
 /** The keys of the `[memory]` table. */
-export const MEMORY_SETTING_KEYS = Object.keys(memorySettingsSchema.shape) as (keyof MemorySettings)[];
+export const MEMORY_SETTING_KEYS = Object.keys(
+  memorySettingsSchema.shape,
+) as (keyof MemorySettings)[];

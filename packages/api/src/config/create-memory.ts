@@ -39,15 +39,27 @@ async function defaultLoadModule(specifier: string): Promise<unknown> {
   }
 }
 
-async function load(specifier: string, purpose: string, options: CreateMemoryOptions): Promise<unknown> {
+async function load(
+  specifier: string,
+  purpose: string,
+  options: CreateMemoryOptions,
+): Promise<unknown> {
   try {
     return await (options.loadModule ?? defaultLoadModule)(specifier);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
-      throw new ConfigError(`${purpose} needs the package ${specifier}, which is not installed: run \`pnpm add ${specifier}\` (or npm install ${specifier}).`, {
-        cause: error,
-      });
+    const missing = (error as Error).message ?? "";
+    // Only blame the package itself; a missing dependency *of* the package is reported as is.
+    if (
+      (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
+      missing.includes(`'${specifier}'`)
+    ) {
+      throw new ConfigError(
+        `${purpose} needs the package ${specifier}, which is not installed: run \`pnpm add ${specifier}\` (or npm install ${specifier}).`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -59,22 +71,37 @@ async function load(specifier: string, purpose: string, options: CreateMemoryOpt
  * given, the provider is resolved from the configuration through `@memory/embeddings`
  * (`noop` needs nothing).
  */
-export async function createMemory(config: MemoryConfig, options: CreateMemoryOptions = {}): Promise<Memory> {
+export async function createMemory(
+  config: MemoryConfig,
+  options: CreateMemoryOptions = {},
+): Promise<Memory> {
   const settings = config.memory;
   if (settings.backend === "none") return new NoneMemory();
   let embedder = options.embedder;
   const provider = settings.embedding_provider;
   if (!embedder && provider !== "noop" && provider !== "none") {
-    const embeddings = (await load("@memory/embeddings", `embedding_provider = "${provider}"`, options)) as {
-      resolveEmbeddingProvider(settings: MemoryConfig["memory"]): Promise<{ provider: EmbeddingProvider }> | { provider: EmbeddingProvider };
+    const embeddings = (await load(
+      "@memory/embeddings",
+      `embedding_provider = "${provider}"`,
+      options,
+    )) as {
+      resolveEmbeddingProvider(
+        settings: MemoryConfig["memory"],
+      ): Promise<{ provider: EmbeddingProvider }> | { provider: EmbeddingProvider };
     };
     ({ provider: embedder } = await embeddings.resolveEmbeddingProvider(settings));
     if (embedder.dimensions === 0) embedder = undefined;
   }
   const specifier = `@memory/${settings.backend}`;
-  const backend = (await load(specifier, `backend = "${settings.backend}"`, options)) as Partial<BackendModule>;
+  const backend = (await load(
+    specifier,
+    `backend = "${settings.backend}"`,
+    options,
+  )) as Partial<BackendModule>;
   if (typeof backend.createMemoryFromConfig !== "function") {
-    throw new ConfigError(`${specifier} does not export createMemoryFromConfig(); install a matching version of ${specifier}.`);
+    throw new ConfigError(
+      `${specifier} does not export createMemoryFromConfig(); install a matching version of ${specifier}.`,
+    );
   }
   return backend.createMemoryFromConfig(config, embedder ? { embedder } : {});
 }

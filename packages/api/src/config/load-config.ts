@@ -30,7 +30,16 @@ export interface LoadedConfig {
   file?: string;
 }
 
-const BOOLEAN_WORDS: Record<string, boolean> = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
+const BOOLEAN_WORDS: Record<string, boolean> = {
+  true: true,
+  "1": true,
+  yes: true,
+  on: true,
+  false: false,
+  "0": false,
+  no: false,
+  off: false,
+};
 
 /** Converts an environment string to the type the schema expects for `key`. */
 function fromEnv(key: keyof MemorySettings, raw: string): unknown {
@@ -38,7 +47,8 @@ function fromEnv(key: keyof MemorySettings, raw: string): unknown {
   const probe = field.safeParse(raw);
   if (probe.success) return probe.data;
   const lower = raw.trim().toLowerCase();
-  if (lower in BOOLEAN_WORDS && field.safeParse(BOOLEAN_WORDS[lower]).success) return BOOLEAN_WORDS[lower];
+  if (lower in BOOLEAN_WORDS && field.safeParse(BOOLEAN_WORDS[lower]).success)
+    return BOOLEAN_WORDS[lower];
   const number = Number(raw);
   if (raw.trim() !== "" && !Number.isNaN(number)) return number;
   return raw;
@@ -97,12 +107,18 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       }
       return `${describe(issue.path, sources)}: ${issue.message}`;
     });
-    throw new ConfigError(`Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${problems.join("; ")}.`, {
-      details: { problems },
-    });
+    throw new ConfigError(
+      `Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${problems.join("; ")}.`,
+      {
+        details: { problems },
+      },
+    );
   }
   const config: MemoryConfig = { ...document, memory: parsed.data };
-  const loaded: LoadedConfig = { config, sources: sources as Record<keyof MemorySettings, SettingSource> };
+  const loaded: LoadedConfig = {
+    config,
+    sources: sources as Record<keyof MemorySettings, SettingSource>,
+  };
   if (options.file) loaded.file = options.file;
   return loaded;
 }
@@ -111,9 +127,12 @@ function readConfigFile(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
-    throw new ConfigError(`Cannot read the configuration file ${file}: ${(error as Error).message}. Pass an existing file or run \`memory init\`.`, {
-      cause: error,
-    });
+    throw new ConfigError(
+      `Cannot read the configuration file ${file}: ${(error as Error).message}. Pass an existing file or run \`memory init\`.`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -1,0 +1,345 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  ConfigError,
+  createMemory,
+  defaultConfig,
+  loadConfig,
+  MEMORY_SETTING_KEYS,
+  type Memory,
+  type MemoryConfig,
+  type MemoryError,
+  NoneMemory,
+} from "../src/index.js";
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as MemoryError).code).toBe("CONFIG");
+    return error as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+async function configErrorAsync(promise: Promise<unknown>): Promise<ConfigError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("fills defaults for an empty configuration", () => {
+    const { config, sources } = loadConfig({ env: {} });
+    expect(config.memory).toMatchObject({
+      backend: "sqlite",
+      search_mode: "hybrid",
+      merge_strategy: "rrf",
+      rrf_k: 60,
+      vector_weight: 0.7,
+      keyword_weight: 0.3,
+      fts_early_return_score: 0.85,
+      candidate_multiplier: 4,
+      half_life_days: 7,
+      recall_cache_size: 256,
+      recall_cache_ttl_seconds: 300,
+      conflict_threshold: 0.6,
+      embedding_provider: "noop",
+      embedding_cache_max: 10_000,
+      hygiene_interval_hours: 12,
+      defer_embedding: false,
+    });
+    expect(Object.values(sources).every((s) => s === "default")).toBe(true);
+    expect(defaultConfig()).toEqual(config);
+  });
+
+  it("reads the [memory] table from TOML text and fills the rest", () => {
+    const { config, sources } = loadConfig({
+      env: {},
+      text: '[memory]\nbackend = "postgres"\nmerge_strategy = "weighted"\nconflict_threshold = 0.7\n',
+    });
+    expect(config.memory.backend).toBe("postgres");
+    expect(config.memory.merge_strategy).toBe("weighted");
+    expect(config.memory.conflict_threshold).toBe(0.7);
+    expect(config.memory.search_mode).toBe("hybrid");
+    expect(sources.backend).toBe("file");
+    expect(sources.search_mode).toBe("default");
+  });
+
+  it("reads a file and records its path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "memory-config-"));
+    const file = join(dir, "memory.toml");
+    writeFileSync(file, '[memory]\nsearch_mode = "bm25"\n');
+    const loaded = loadConfig({ file, env: {} });
+    expect(loaded.config.memory.search_mode).toBe("bm25");
+    expect(loaded.file).toBe(file);
+  });
+
+  it("reports a missing file as a ConfigError naming it", () => {
+    const error = configError(() => loadConfig({ file: "/nonexistent/memory.toml", env: {} }));
+    expect(error.message).toMatch(/\/nonexistent\/memory\.toml/);
+    expect(error.cause).toBeDefined();
+  });
+
+  it("passes other tables through untouched", () => {
+    const { config } = loadConfig({
+      env: {},
+      text: '[memory]\nbackend = "sqlite"\n\n[sqlite]\npath = "brain.db"\nbusy_timeout = 5000\n\n[server]\nport = 8080\n',
+    });
+    expect(config.sqlite).toEqual({ path: "brain.db", busy_timeout: 5000 });
+    expect(config.server).toEqual({ port: 8080 });
+  });
+
+  it("rejects an unknown key, naming it and listing the allowed keys", () => {
+    const error = configError(() =>
+      loadConfig({ env: {}, text: '[memory]\nserch_mode = "bm25"\n' }),
+    );
+    expect(error.message).toMatch(/unknown key\(s\) \[memory\]\.serch_mode/);
+    expect(error.message).toMatch(/allowed keys: backend, data_dir, search_mode/);
+    for (const key of MEMORY_SETTING_KEYS) expect(error.message).toContain(key);
+  });
+
+  it("rejects a bad enum value, naming [memory].search_mode and the allowed values", () => {
+    const error = configError(() =>
+      loadConfig({ env: {}, text: '[memory]\nsearch_mode = "fuzzy"\n' }),
+    );
+    expect(error.message).toContain("[memory].search_mode");
+    for (const value of ["hybrid", "bm25", "embedding"]) expect(error.message).toContain(value);
+    expect(error.details).toMatchObject({
+      problems: [expect.stringContaining("[memory].search_mode")],
+    });
+  });
+
+  it("rejects values of the wrong type or range", () => {
+    expect(
+      configError(() => loadConfig({ env: {}, text: "[memory]\nrrf_k = -1\n" })).message,
+    ).toContain("[memory].rrf_k");
+    expect(
+      configError(() => loadConfig({ env: {}, text: '[memory]\nembedding_provider = "openia"\n' }))
+        .message,
+    ).toMatch(/\[memory\]\.embedding_provider.*openai/);
+  });
+
+  it("accepts custom:<url> embedding providers", () => {
+    const { config } = loadConfig({
+      env: {},
+      text: '[memory]\nembedding_provider = "custom:http://localhost:11434/v1"\n',
+    });
+    expect(config.memory.embedding_provider).toBe("custom:http://localhost:11434/v1");
+  });
+
+  it("reports invalid TOML as a ConfigError with the parser error as cause", () => {
+    const error = configError(() => loadConfig({ env: {}, text: "[memory\nbackend = " }));
+    expect(error.message).toMatch(/is not valid TOML/);
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("rejects `memory` that is not a table", () => {
+    expect(configError(() => loadConfig({ env: {}, text: "memory = 5\n" })).message).toMatch(
+      /"memory" must be a table/,
+    );
+  });
+
+  it("lets MEMORY_SEARCH_MODE win over the file and records env as the source", () => {
+    const { config, sources } = loadConfig({
+      text: '[memory]\nsearch_mode = "bm25"\n',
+      env: { MEMORY_SEARCH_MODE: "embedding" },
+    });
+    expect(config.memory.search_mode).toBe("embedding");
+    expect(sources.search_mode).toBe("env");
+  });
+
+  it("ignores empty environment variables", () => {
+    const { config, sources } = loadConfig({
+      text: '[memory]\nsearch_mode = "bm25"\n',
+      env: { MEMORY_SEARCH_MODE: "" },
+    });
+    expect(config.memory.search_mode).toBe("bm25");
+    expect(sources.search_mode).toBe("file");
+  });
+
+  it("parses booleans and numbers from the environment", () => {
+    const { config, sources } = loadConfig({
+      env: {
+        MEMORY_DEFER_EMBEDDING: "true",
+        MEMORY_RRF_K: "30",
+        MEMORY_HYGIENE_ENABLED: "off",
+        MEMORY_VECTOR_WEIGHT: "0.5",
+        MEMORY_AUTO_RECALL: "0",
+        MEMORY_DATA_DIR: "123",
+      },
+    });
+    expect(config.memory.defer_embedding).toBe(true);
+    expect(config.memory.rrf_k).toBe(30);
+    expect(config.memory.hygiene_enabled).toBe(false);
+    expect(config.memory.vector_weight).toBe(0.5);
+    expect(config.memory.auto_recall).toBe(false);
+    expect(config.memory.data_dir).toBe("123");
+    expect(sources.rrf_k).toBe("env");
+  });
+
+  it("names the environment variable when its value is invalid", () => {
+    const error = configError(() => loadConfig({ env: { MEMORY_RRF_K: "many" } }));
+    expect(error.message).toContain("[memory].rrf_k (from MEMORY_RRF_K)");
+  });
+
+  it("lets programmatic overrides win over everything", () => {
+    const { config, sources } = loadConfig({
+      text: '[memory]\nsearch_mode = "bm25"\n',
+      env: { MEMORY_SEARCH_MODE: "embedding" },
+      overrides: { search_mode: "hybrid" },
+    });
+    expect(config.memory.search_mode).toBe("hybrid");
+    expect(sources.search_mode).toBe("override");
+  });
+});
+
+describe("createMemory", () => {
+  const config = (memory: Record<string, unknown> = {}): MemoryConfig =>
+    loadConfig({ env: {}, overrides: memory }).config;
+
+  it("returns a NoneMemory for backend none without loading anything", async () => {
+    const memory = await createMemory(config({ backend: "none" }), {
+      loadModule: () => {
+        throw new Error("must not load");
+      },
+    });
+    expect(memory).toBeInstanceOf(NoneMemory);
+    expect(memory.name).toBe("none");
+    expect(await memory.recall("anything")).toEqual([]);
+  });
+
+  it("names the package to install when the backend is missing", async () => {
+    const error = await configErrorAsync(
+      createMemory(config({ backend: "postgres" }), {
+        loadModule: async (specifier) => {
+          throw Object.assign(new Error(`Cannot find package '${specifier}'`), {
+            code: "ERR_MODULE_NOT_FOUND",
+          });
+        },
+      }),
+    );
+    expect(error.message).toContain("@memory/postgres");
+    expect(error.message).toMatch(/pnpm add @memory\/postgres/);
+    expect((error.cause as { code: string }).code).toBe("ERR_MODULE_NOT_FOUND");
+  });
+
+  it("passes other load errors through unchanged", async () => {
+    const boom = new SyntaxError("bad module");
+    await expect(
+      createMemory(config({ backend: "sqlite" }), {
+        loadModule: async () => {
+          throw boom;
+        },
+      }),
+    ).rejects.toBe(boom);
+  });
+
+  it("loads @memory/<backend> and hands it the config", async () => {
+    const fake = new NoneMemory("fake backend");
+    const calls: { specifier: string; config?: MemoryConfig; context?: unknown }[] = [];
+    const cfg = config({ backend: "sqlite" });
+    const memory = await createMemory(cfg, {
+      loadModule: async (specifier) => {
+        calls.push({ specifier });
+        return {
+          createMemoryFromConfig(received: MemoryConfig, context: unknown): Memory {
+            calls.push({ specifier: "factory", config: received, context });
+            return fake;
+          },
+        };
+      },
+    });
+    expect(memory).toBe(fake);
+    expect(calls[0]!.specifier).toBe("@memory/sqlite");
+    expect(calls[1]!.config).toBe(cfg);
+    expect(calls[1]!.context).toEqual({});
+  });
+
+  it("passes a given embedder to the backend", async () => {
+    const embedder = {
+      name: "test",
+      model: "m",
+      dimensions: 3,
+      fingerprint: "test:m:3",
+      embed: async (texts: string[]) => texts.map(() => [1, 0, 0]),
+      embedOne: async () => [1, 0, 0],
+    };
+    let context: unknown;
+    await createMemory(config({ backend: "markdown", embedding_provider: "openai" }), {
+      embedder: embedder as never,
+      loadModule: async (specifier) => {
+        expect(specifier).toBe("@memory/markdown");
+        return {
+          createMemoryFromConfig: (_: MemoryConfig, ctx: unknown) => {
+            context = ctx;
+            return new NoneMemory();
+          },
+        };
+      },
+    });
+    expect(context).toEqual({ embedder });
+  });
+
+  it("resolves the embedding provider through @memory/embeddings and drops a 0-dimension one", async () => {
+    const loaded: string[] = [];
+    let context: unknown;
+    await createMemory(config({ backend: "sqlite", embedding_provider: "openai" }), {
+      loadModule: async (specifier) => {
+        loaded.push(specifier);
+        if (specifier === "@memory/embeddings") {
+          return { resolveEmbeddingProvider: () => ({ provider: { dimensions: 0 } }) };
+        }
+        return {
+          createMemoryFromConfig: (_: MemoryConfig, ctx: unknown) => {
+            context = ctx;
+            return new NoneMemory();
+          },
+        };
+      },
+    });
+    expect(loaded).toEqual(["@memory/embeddings", "@memory/sqlite"]);
+    expect(context).toEqual({});
+  });
+
+  it("names @memory/embeddings when a remote provider is configured but not installed", async () => {
+    const error = await configErrorAsync(
+      createMemory(config({ backend: "sqlite", embedding_provider: "gemini" }), {
+        loadModule: async (specifier) => {
+          throw Object.assign(new Error(`Cannot find module '${specifier}'`), {
+            code: "MODULE_NOT_FOUND",
+          });
+        },
+      }),
+    );
+    expect(error.message).toMatch(
+      /embedding_provider = "gemini" needs the package @memory\/embeddings/,
+    );
+  });
+
+  it("does not blame the backend when one of its own dependencies is missing", async () => {
+    const missing = Object.assign(new Error("Cannot find package 'better-sqlite3'"), {
+      code: "ERR_MODULE_NOT_FOUND",
+    });
+    const error = await createMemory(config({ backend: "sqlite" }), {
+      loadModule: async () => {
+        throw missing;
+      },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBe(missing);
+  });
+
+  it("rejects a backend package without createMemoryFromConfig", async () => {
+    const error = await configErrorAsync(
+      createMemory(config({ backend: "lucid" }), { loadModule: async () => ({}) }),
+    );
+    expect(error.message).toMatch(/@memory\/lucid does not export createMemoryFromConfig/);
+  });
+});
