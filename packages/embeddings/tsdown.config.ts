@@ -1,7 +1,15 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // One entry per provider, so `@memory/embeddings/onnx` etc. load only what they need.
+  entry: {
+    index: "src/index.ts",
+    openai: "src/openai/index.ts",
+    gemini: "src/gemini/index.ts",
+    voyage: "src/voyage/index.ts",
+    onnx: "src/onnx/index.ts",
+    local: "src/local/index.ts",
+  },
   format: "esm",
   dts: true,
   platform: "node",

@@ -83,13 +83,7 @@ export class ResilientFetch {
         await sleep(retryDelay(attempt, retryAfter, delays), signal);
         continue;
       }
-      throw errorForStatus(
-        response.status,
-        new TextDecoder().decode(body),
-        identity,
-        kind,
-        url,
-      );
+      throw errorForStatus(response.status, new TextDecoder().decode(body), identity, kind, url);
     }
   }
 }

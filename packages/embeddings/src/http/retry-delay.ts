@@ -1,5 +1,8 @@
 /** Parses a `Retry-After` header (delta-seconds or an HTTP date) into milliseconds. */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);

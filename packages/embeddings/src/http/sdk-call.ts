@@ -1,8 +1,7 @@
 import { MemoryError } from "@memory/api";
 import { type CallKind, malformedResponse } from "./http-errors.js";
-import type { ProviderIdentity } from "./remote-settings.js";
+import type { ProviderIdentity, RemoteSettings } from "./remote-settings.js";
 import { ResilientFetch } from "./resilient-fetch.js";
-import type { RemoteSettings } from "./remote-settings.js";
 
 /**
  * Runs one SDK request through a fresh {@link ResilientFetch} and turns whatever the SDK throws
