@@ -130,7 +130,7 @@ export interface Memory extends AsyncDisposable {
   purgeSession(sessionId: string, options?: KeyOptions): Promise<number>;
   /** Counts entries; agrees with `list` on the same filter. */
   count(options?: CountOptions): Promise<number>;
-  /** Streams entries oldest first; nothing is held in memory all at once. */
+  /** Streams entries oldest first (by `createdAt`, then `id`); nothing is held in memory all at once. */
   export(filter?: ExportFilter): AsyncIterable<MemoryEntry>;
   /** Writes entries (upsert on `(namespace, key)`), keeping ids and timestamps when given. */
   importEntries(

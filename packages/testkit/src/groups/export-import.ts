@@ -78,6 +78,13 @@ export function exportImportGroup(options: ConformanceOptions): void {
         "second",
         "third",
       ]);
+      // "Oldest" means createdAt: updating an entry does not move it in the stream.
+      await memory.store({ key: "first", content: "updated last", namespace: "b" });
+      expect((await collect(memory.export())).map((entry) => entry.key)).toEqual([
+        "first",
+        "second",
+        "third",
+      ]);
       expect((await collect(memory.export({ namespace: "a" }))).map((entry) => entry.key)).toEqual([
         "second",
         "third",

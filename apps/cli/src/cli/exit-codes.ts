@@ -1,0 +1,12 @@
+/** Exit codes that scripts can rely on. */
+export const EXIT_CODES = {
+  ok: 0,
+  /** Anything went wrong that is not the caller's input: backend down, partial import... */
+  failure: 1,
+  /** The command line (or an input value) is wrong; running it again unchanged will fail again. */
+  usage: 2,
+  /** The named entry does not exist. */
+  notFound: 3,
+} as const;
+
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

@@ -1,0 +1,145 @@
+import path from "node:path";
+import type { ImportEntry, MemoryEntry } from "@memory/api";
+import { UsageError } from "../cli/cli-errors.js";
+import { EXIT_CODES } from "../cli/exit-codes.js";
+import type { CommandHandler } from "../cli/lazy-action.js";
+import { loadCliConfigFile } from "../config/load-cli-config.js";
+import { createProgress } from "../output/progress.js";
+import { storeIdentity } from "../store/store-identity.js";
+
+interface MigrateOptions {
+  from: string;
+  to: string;
+  batchSize: number;
+}
+
+interface MigrateRejection {
+  namespace: string;
+  key: string;
+  code: string;
+  message: string;
+}
+
+/** True when the target already holds this exact version of the entry (a resumed run skips it). */
+function unchanged(source: MemoryEntry, target: MemoryEntry | null): boolean {
+  return (
+    target !== null &&
+    target.updatedAt === source.updatedAt &&
+    target.content === source.content &&
+    target.category === source.category &&
+    target.supersededBy === source.supersededBy
+  );
+}
+
+function toImport(entry: MemoryEntry, withEmbedding: boolean): ImportEntry {
+  const { score: _score, explain: _explain, embedding, ...rest } = entry;
+  return withEmbedding && embedding && embedding.length > 0 ? { ...rest, embedding } : rest;
+}
+
+/**
+ * `memory migrate --from a.toml --to b.toml`: streams every entry (all namespaces, superseded
+ * included) from one store into another. Writes are upserts that keep ids and timestamps, and
+ * entries already present in the same version are skipped, so an interrupted migration is
+ * resumed by running it again. Vectors are copied when the source's stored fingerprint equals
+ * the target provider's; otherwise the target embeds (or defers) them itself.
+ */
+const migrate: CommandHandler = async (context, _args, options) => {
+  const { from, to, batchSize } = options as unknown as MigrateOptions;
+  // The two files say exactly which stores to use; MEMORY_* variables would apply to both.
+  const source = loadCliConfigFile({ file: path.resolve(from), origin: "flag" }, {});
+  const target = loadCliConfigFile({ file: path.resolve(to), origin: "flag" }, {});
+  const sourceId = storeIdentity(source.config);
+  if (sourceId !== undefined && sourceId === storeIdentity(target.config)) {
+    throw new UsageError(
+      `--from and --to open the same store (${sourceId}); point --to at another store`,
+    );
+  }
+
+  const { memory: input } = await context.open("none", source);
+  const { memory: output, provider } = await context.open("configured", target);
+  const [sourceHealth, targetHealth] = await Promise.all([
+    input.healthCheck(),
+    output.healthCheck(),
+  ]);
+  const storedFingerprint = sourceHealth.vector.storedFingerprint;
+  const copyEmbeddings =
+    provider !== undefined &&
+    storedFingerprint === provider.fingerprint &&
+    (targetHealth.vector.storedFingerprint === undefined ||
+      targetHealth.vector.storedFingerprint === provider.fingerprint);
+
+  const progress = await createProgress(context.output, "migrate");
+  let copied = 0;
+  let skipped = 0;
+  let read = 0;
+  const rejected: MigrateRejection[] = [];
+  const flush = async (batch: ImportEntry[]) => {
+    if (batch.length === 0) return;
+    const report = await output.importEntries(batch);
+    copied += report.imported;
+    for (const rejection of report.rejected) {
+      const entry = batch[rejection.index];
+      rejected.push({
+        namespace: entry?.namespace ?? "default",
+        key: entry?.key ?? "?",
+        code: rejection.code,
+        message: rejection.message,
+      });
+    }
+  };
+  try {
+    let batch: ImportEntry[] = [];
+    for await (const entry of input.export({
+      includeSuperseded: true,
+      withEmbeddings: copyEmbeddings,
+    })) {
+      read += 1;
+      if (unchanged(entry, await output.get(entry.key, { namespace: entry.namespace }))) {
+        skipped += 1;
+      } else {
+        batch.push(toImport(entry, copyEmbeddings));
+      }
+      if (batch.length >= batchSize) {
+        await flush(batch);
+        batch = [];
+      }
+      progress.update(read);
+    }
+    await flush(batch);
+  } finally {
+    progress.stop();
+  }
+  const pending = (await output.healthCheck()).pendingEmbeddings;
+  if (rejected.length > 0) context.exitCode = EXIT_CODES.failure;
+
+  const result = {
+    from: source.location.file,
+    to: target.location.file,
+    read,
+    copied,
+    unchanged: skipped,
+    rejected,
+    embeddingsCopied: copyEmbeddings,
+    pendingEmbeddings: pending,
+  };
+  context.output.result(result, () => {
+    const lines = [
+      `migrated ${read} entries from ${source.config.memory.backend} to ${target.config.memory.backend}: ${copied} copied, ${skipped} already up to date, ${rejected.length} rejected`,
+      copyEmbeddings
+        ? `embeddings copied (${provider?.fingerprint})`
+        : `embeddings not copied (source ${storedFingerprint ?? "has none"}, target ${provider?.fingerprint ?? "keyword-only"})`,
+    ];
+    if (pending > 0)
+      lines.push(
+        `${pending} entries wait for an embedding: run \`memory --config ${to} backfill\``,
+      );
+    for (const rejection of rejected.slice(0, 20)) {
+      lines.push(
+        `  rejected ${rejection.namespace}/${rejection.key}: ${rejection.code}: ${rejection.message}`,
+      );
+    }
+    return lines;
+  });
+};
+
+export default migrate;

@@ -1,0 +1,78 @@
+import type { MemoryEntry, RecallExplain, RecallOptions, SearchMode } from "@memory/api";
+import type { CommandHandler } from "../cli/lazy-action.js";
+import type { Style } from "../output/style.js";
+import { singleLine, truncate } from "../output/table.js";
+import { entryHeadline } from "./shared/describe-entry.js";
+import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
+
+interface RecallCommandOptions extends FilterOptions {
+  limit: number;
+  mode?: SearchMode;
+  minScore?: number;
+  explain?: boolean;
+}
+
+// RRF and keyword-only scores can be tiny (1e-6); fixed digits would print them all as 0.
+function fixed(value: number | undefined, digits: number): string {
+  if (value === undefined) return "-";
+  if (value !== 0 && Math.abs(value) < 10 ** -digits) return value.toExponential(2);
+  return value.toFixed(digits);
+}
+
+/**
+ * One line per result explaining its score. Ranks are shown 1-based (#1 = best of that stage);
+ * the JSON output keeps the API's 0-based `keywordRank`/`vectorRank`.
+ */
+export function explainLine(explain: RecallExplain, style: Style): string {
+  const parts = [
+    explain.keywordRank === undefined
+      ? "keyword -"
+      : `keyword #${explain.keywordRank + 1} (bm25 ${fixed(explain.keywordScore, 3)})`,
+    explain.vectorRank === undefined
+      ? "vector -"
+      : `vector #${explain.vectorRank + 1} (cosine ${fixed(explain.cosine, 3)})`,
+    `fused ${fixed(explain.fused, 4)}`,
+    `decay ${fixed(explain.decay, 3)}`,
+  ];
+  if (explain.importance !== undefined) parts.push(`importance ${explain.importance}`);
+  const how = [
+    explain.source,
+    explain.strategy,
+    explain.earlyReturn ? "early return" : undefined,
+  ].filter(Boolean);
+  parts.push(how.join("/"));
+  return style.dim(parts.join(" · "));
+}
+
+function humanResults(results: MemoryEntry[], explain: boolean, style: Style): string[] {
+  if (results.length === 0) return ["no matching entries"];
+  const width = Math.max((process.stdout.columns ?? 100) - 3, 40);
+  const lines: string[] = [];
+  results.forEach((entry, index) => {
+    lines.push(
+      `${index + 1}. ${entryHeadline(entry, style)} ${style.dim(`score ${fixed(entry.score, 4)}`)}`,
+    );
+    lines.push(`   ${truncate(singleLine(entry.content), width)}`);
+    if (explain && entry.explain) lines.push(`   ${explainLine(entry.explain, style)}`);
+  });
+  return lines;
+}
+
+/** `memory recall <query>`: the configured pipeline (hybrid by default), with `--explain`. */
+const recall: CommandHandler = async (context, args, options) => {
+  const { limit, mode, minScore, explain, ...filters } = options as unknown as RecallCommandOptions;
+  const [words = []] = args as [string[] | undefined];
+  const query = words.join(" ");
+  const recallOptions: RecallOptions = { ...entryFilter(filters), limit };
+  if (mode !== undefined) recallOptions.mode = mode;
+  if (minScore !== undefined) recallOptions.minScore = minScore;
+  const { memory } = await context.open("configured");
+  const results = await memory.recall(query, recallOptions);
+  const degraded = results.find((entry) => entry.explain?.degraded)?.explain?.degraded;
+  if (degraded) context.output.note(`note: recall was keyword-only: ${degraded}`);
+  context.output.result({ query, count: results.length, results }, () =>
+    humanResults(results, explain === true, context.output.style),
+  );
+};
+
+export default recall;

@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import type { StoreInput } from "@memory/api";
+import { UsageError } from "../cli/cli-errors.js";
+import type { CommandHandler } from "../cli/lazy-action.js";
+import { readStdin } from "../io/read-stdin.js";
+import { entryHeadline } from "./shared/describe-entry.js";
+
+interface StoreOptions {
+  key?: string;
+  category: string;
+  namespace?: string;
+  session?: string;
+  importance?: number;
+}
+
+/**
+ * A key derived from the content: storing the same text twice updates one entry instead of
+ * creating a duplicate, which is what a script re-running `memory store` wants.
+ */
+export function generatedKey(content: string): string {
+  return `mem-${createHash("sha256").update(content).digest("hex").slice(0, 16)}`;
+}
+
+async function readContent(words: readonly string[], stdinIsTerminal: boolean): Promise<string> {
+  if (words.length > 0 && !(words.length === 1 && words[0] === "-")) return words.join(" ");
+  if (stdinIsTerminal) {
+    throw new UsageError(
+      'no content: pass it as an argument (memory store "text") or pipe it on stdin',
+    );
+  }
+  // `echo text | memory store` ends with one newline that is not part of the memory.
+  return (await readStdin()).replace(/\r?\n$/, "");
+}
+
+/** `memory store`: upserts one entry on (namespace, key). */
+const store: CommandHandler = async (context, args, options) => {
+  const { key, category, namespace, session, importance } = options as unknown as StoreOptions;
+  const [words = []] = args as [string[] | undefined];
+  const content = await readContent(words, context.output.terminal.interactiveInput);
+  const input: StoreInput = { key: key ?? generatedKey(content), content, category };
+  if (namespace !== undefined) input.namespace = namespace;
+  if (session !== undefined) input.sessionId = session;
+  if (importance !== undefined) input.importance = importance;
+  const { memory } = await context.open("configured");
+  const entry = await memory.store(input);
+  context.output.result(entry, () => `stored ${entryHeadline(entry, context.output.style)}`);
+};
+
+export default store;

@@ -1,0 +1,159 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { json, Workspace } from "./helpers/run-memory.js";
+
+interface MigrateResult {
+  read: number;
+  copied: number;
+  unchanged: number;
+  rejected: unknown[];
+  embeddingsCopied: boolean;
+}
+
+const POSTGRES_URL =
+  process.env.MEMORY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/memory_test";
+const postgresDist = path.resolve(import.meta.dirname, "../../../packages/postgres/dist/index.mjs");
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+// The CLI does not depend on pg itself; the tests borrow the copy @memory/postgres depends on.
+function pgClient(): PgClient {
+  const require = createRequire(postgresDist);
+  const pg = require("pg") as { Client: new (options: object) => PgClient };
+  return new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2_000 });
+}
+
+const sortedLines = (text: string) => text.trim().split("\n").sort();
+
+async function postgresAnswers(): Promise<boolean> {
+  if (!existsSync(postgresDist)) return false;
+  try {
+    const client = pgClient();
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("memory migrate", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = new Workspace();
+    ws.writeConfig(
+      "to.toml",
+      '[memory]\nembedding_provider = "noop"\n\n[sqlite]\npath = "copy/brain.db"\n',
+    );
+    for (let index = 0; index < 30; index++) {
+      await ws.run([
+        "store",
+        `entry ${index}`,
+        "--key",
+        `k${index}`,
+        ...(index % 2 ? ["--namespace", "other"] : []),
+      ]);
+    }
+  }, 120_000);
+  afterAll(() => ws.remove());
+
+  it("copies every entry from one SQLite file to another", async () => {
+    const result = await ws.run([
+      "migrate",
+      "--from",
+      "memory.toml",
+      "--to",
+      "to.toml",
+      "--batch-size",
+      "7",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    expect(json<MigrateResult>(result)).toMatchObject({
+      read: 30,
+      copied: 30,
+      unchanged: 0,
+      rejected: [],
+      embeddingsCopied: false,
+    });
+    const source = (await ws.run(["export"])).stdout;
+    const copy = (await ws.run(["--config", "to.toml", "export"])).stdout;
+    expect(copy).toBe(source);
+  });
+
+  it("is idempotent and resumable: a second run copies only what changed", async () => {
+    await ws.run(["store", "entry 3 updated", "--key", "k3", "--namespace", "other"]);
+    await ws.run(["store", "a new one", "--key", "new"]);
+    const result = json<MigrateResult>(
+      await ws.run(["migrate", "--from", "memory.toml", "--to", "to.toml", "--json"]),
+    );
+    expect(result).toMatchObject({ read: 31, copied: 2, unchanged: 29 });
+    expect(
+      json(await ws.run(["--config", "to.toml", "get", "k3", "--namespace", "other", "--json"])),
+    ).toMatchObject({ content: "entry 3 updated" });
+  });
+
+  it("refuses to migrate a store onto itself", async () => {
+    const result = await ws.run(["migrate", "--from", "memory.toml", "--to", "memory.toml"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("same store");
+  });
+
+  it("needs both --from and --to", async () => {
+    expect((await ws.run(["migrate", "--from", "memory.toml"])).code).toBe(2);
+  });
+
+  it("copies into PostgreSQL when a server answers", async (context) => {
+    if (!(await postgresAnswers())) {
+      context.skip(`no @memory/postgres build or no PostgreSQL at ${POSTGRES_URL}`);
+      return;
+    }
+    const schema = `cli_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    ws.writeConfig(
+      "pg.toml",
+      `[memory]\nbackend = "postgres"\nembedding_provider = "noop"\n\n[postgres]\nurl = "${POSTGRES_URL}"\nschema = "${schema}"\n`,
+    );
+    try {
+      const result = await ws.run([
+        "migrate",
+        "--from",
+        "memory.toml",
+        "--to",
+        "pg.toml",
+        "--json",
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(json<MigrateResult>(result)).toMatchObject({ read: 31, copied: 31, rejected: [] });
+      // Compared as sorted lines: "oldest first" is createdAt order in @memory/sqlite but
+      // updatedAt order in @memory/postgres, so an updated entry sits elsewhere in the stream.
+      const source = sortedLines((await ws.run(["export"])).stdout);
+      const copy = sortedLines((await ws.run(["--config", "pg.toml", "export"])).stdout);
+      expect(copy).toEqual(source);
+      // And back: postgres -> a fresh SQLite file.
+      ws.writeConfig(
+        "back.toml",
+        '[memory]\nembedding_provider = "noop"\n\n[sqlite]\npath = "back/brain.db"\n',
+      );
+      expect(
+        json<MigrateResult>(
+          await ws.run(["migrate", "--from", "pg.toml", "--to", "back.toml", "--json"]),
+        ),
+      ).toMatchObject({ copied: 31 });
+      expect(sortedLines((await ws.run(["--config", "back.toml", "export"])).stdout)).toEqual(
+        source,
+      );
+    } finally {
+      const client = pgClient();
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  });
+});

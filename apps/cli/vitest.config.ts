@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // The tests spawn the built CLI; a 50k-line import and migrations take several seconds.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    // Child processes already use both cores; running files in parallel only adds contention.
+    fileParallelism: false,
+  },
+});
