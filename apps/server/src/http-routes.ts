@@ -1,0 +1,544 @@
+import type { EntryFilter, ImportEntry, ImportRejection, Memory, MemoryEntry } from "@memory/api";
+import { autosaveTurn, buildMemoryContext } from "@memory/lifecycle";
+import { type Access, canUse, resolveNamespace, visibleNamespaces } from "./access.js";
+import { readNdjsonLines } from "./body.js";
+import { HttpError, toErrorResponse } from "./http-error.js";
+import { defineRoute, json, type RouteSpec } from "./route-spec.js";
+import {
+  AutosaveRequestSchema,
+  AutosaveResponseSchema,
+  ContextRequestSchema,
+  ContextResponseSchema,
+  CountQuery,
+  CountResponseSchema,
+  EntriesResponseSchema,
+  EntryResponseSchema,
+  ExportQuery,
+  ForgetResponseSchema,
+  GetQuery,
+  HealthResponseSchema,
+  ImportEntrySchema,
+  ImportResponseSchema,
+  KeyParams,
+  ListQuery,
+  MemoryEntrySchema,
+  NamespaceParams,
+  NamespaceQuery,
+  PurgeResponseSchema,
+  PurgeSessionQuery,
+  ReadyResponseSchema,
+  RecallRequestSchema,
+  RecallResponseSchema,
+  SessionParams,
+  StoreRequestSchema,
+  SupersedeRequestSchema,
+  SupersedeResponseSchema,
+  TopCoreQuery,
+} from "./schemas.js";
+
+/** Drops undefined values, so options objects only carry what the caller set. */
+function defined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * Embeddings are large (hundreds of floats per entry) and only sent when asked for, whatever the
+ * backend returns.
+ */
+function withoutEmbeddings(entries: MemoryEntry[], keep: boolean | undefined): MemoryEntry[] {
+  if (keep) return entries;
+  return entries.map((entry) => {
+    if (entry.embedding === undefined) return entry;
+    const { embedding: _embedding, ...rest } = entry;
+    return rest;
+  });
+}
+
+interface FilterQuery {
+  sessionId?: string | undefined;
+  categories?: string[] | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  includeSuperseded?: boolean | undefined;
+}
+
+function filterFrom(query: FilterQuery): EntryFilter {
+  return defined({
+    sessionId: query.sessionId,
+    categories: query.categories,
+    since: query.since,
+    until: query.until,
+    includeSuperseded: query.includeSuperseded,
+  });
+}
+
+const startedAt = Date.now();
+const NDJSON = "application/x-ndjson";
+// Export writes in chunks of about this size: one write per entry would cost a syscall each.
+const EXPORT_CHUNK_BYTES = 64 * 1024;
+
+/** Streams NDJSON from several async iterables in order. A failure mid-stream ends with an error line. */
+function ndjsonStream(
+  sources: AsyncIterable<MemoryEntry>[],
+  logger: { error(m: string, e?: unknown): void },
+) {
+  const encoder = new TextEncoder();
+  let index = 0;
+  let iterator: AsyncIterator<MemoryEntry> | undefined;
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk = "";
+      try {
+        while (chunk.length < EXPORT_CHUNK_BYTES) {
+          if (!iterator) {
+            const source = sources[index++];
+            if (!source) {
+              finished = true;
+              break;
+            }
+            iterator = source[Symbol.asyncIterator]();
+          }
+          const next = await iterator.next();
+          if (next.done) {
+            iterator = undefined;
+            continue;
+          }
+          chunk += `${JSON.stringify(next.value)}\n`;
+        }
+      } catch (error) {
+        // Headers are gone already: the stream ends with one error line in the usual shape.
+        const { body, internal } = toErrorResponse(error);
+        if (internal) logger.error("export failed mid-stream", error);
+        chunk += `${JSON.stringify(body)}\n`;
+        finished = true;
+      }
+      if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+      if (finished) controller.close();
+    },
+    async cancel() {
+      await iterator?.return?.();
+    },
+  });
+}
+
+function exportSources(
+  memory: Memory,
+  access: Access,
+  namespace: string | undefined,
+  filter: EntryFilter & { withEmbeddings?: boolean },
+): AsyncIterable<MemoryEntry>[] {
+  if (namespace !== undefined)
+    return [memory.export({ ...filter, namespace: resolveNamespace(access, namespace) })];
+  const visible = visibleNamespaces(access);
+  if (visible === undefined) return [memory.export(filter)];
+  return visible.map((name) => memory.export({ ...filter, namespace: name }));
+}
+
+const errorResponses = {
+  400: { description: "Invalid input (INVALID_INPUT), with the reason." },
+  401: { description: "Missing or invalid bearer token (UNAUTHORIZED)." },
+  403: { description: "The token may not use this namespace (FORBIDDEN)." },
+};
+
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: "get",
+    path: "/healthz",
+    operationId: "health",
+    summary: "Liveness: the process is up",
+    tag: "health",
+    public: true,
+    responses: { 200: { description: "Up.", schema: HealthResponseSchema } },
+    handler: ({ context }) =>
+      json({
+        status: "ok",
+        version: context.version,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      }),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/readyz",
+    operationId: "ready",
+    summary: "Readiness: backend open, pending embeddings, embedding fingerprint",
+    description:
+      "503 when the backend is unusable or the stored vectors were made by another embedding model (run `memory reindex`). Keyword-only operation (no embedder) is ready.",
+    tag: "health",
+    public: true,
+    responses: {
+      200: { description: "Ready.", schema: ReadyResponseSchema },
+      503: { description: "Not ready; `reasons` says why.", schema: ReadyResponseSchema },
+    },
+    handler: async ({ context }) => {
+      const reasons: string[] = [];
+      let report: Awaited<ReturnType<typeof context.memory.healthCheck>> | undefined;
+      try {
+        report = await context.memory.healthCheck();
+        if (!report.ok) reasons.push(`backend ${report.backend} is not usable`);
+        const { providerFingerprint, storedFingerprint } = report.vector;
+        if (providerFingerprint && storedFingerprint && providerFingerprint !== storedFingerprint) {
+          reasons.push(
+            `stored vectors were made with ${storedFingerprint} but the provider is ${providerFingerprint}: run \`memory reindex\``,
+          );
+        }
+      } catch (error) {
+        reasons.push(`health check failed: ${(error as Error).message}`);
+      }
+      return json(
+        {
+          status: reasons.length === 0 ? "ready" : "not_ready",
+          version: context.version,
+          backend: report?.backend ?? context.memory.name,
+          reasons,
+          pendingEmbeddings: report?.pendingEmbeddings ?? 0,
+          vector: report?.vector ?? { status: "disabled" },
+        },
+        reasons.length === 0 ? 200 : 503,
+      );
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/memories",
+    operationId: "store",
+    summary: "Store an entry (upsert on namespace + key)",
+    tag: "memories",
+    body: StoreRequestSchema,
+    responses: {
+      200: { description: "The stored entry.", schema: EntryResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context }) => {
+      const namespace = resolveNamespace(access, body.namespace);
+      const entry = await context.memory.store(defined({ ...body, namespace }));
+      return json({ entry });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/memories",
+    operationId: "list",
+    summary: "List entries, newest first",
+    tag: "memories",
+    query: ListQuery,
+    responses: {
+      200: { description: "Entries.", schema: EntriesResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ query, access, context }) => {
+      const namespace = resolveNamespace(access, query.namespace);
+      const entries = await context.memory.list(
+        defined({
+          ...filterFrom(query),
+          namespace,
+          limit: query.limit,
+          offset: query.offset,
+          withEmbeddings: query.withEmbeddings,
+        }),
+      );
+      return json({ entries: withoutEmbeddings(entries, query.withEmbeddings) });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/memories/{key}",
+    operationId: "get",
+    summary: "Get one entry by key",
+    tag: "memories",
+    params: KeyParams,
+    query: GetQuery,
+    responses: {
+      200: { description: "The entry.", schema: EntryResponseSchema },
+      404: { description: "No such key (NOT_FOUND)." },
+      ...errorResponses,
+    },
+    handler: async ({ params, query, access, context }) => {
+      const namespace = resolveNamespace(access, query.namespace);
+      const entry = await context.memory.get(
+        params.key,
+        defined({ namespace, withEmbedding: query.withEmbedding }),
+      );
+      if (!entry)
+        throw new HttpError(
+          "NOT_FOUND",
+          `No entry with key "${params.key}" in namespace "${namespace}".`,
+        );
+      return json({ entry: withoutEmbeddings([entry], query.withEmbedding)[0] });
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/memories/{key}",
+    operationId: "forget",
+    summary: "Forget (delete) one entry",
+    tag: "memories",
+    params: KeyParams,
+    query: NamespaceQuery,
+    responses: {
+      200: { description: "Whether it existed.", schema: ForgetResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ params, query, access, context }) => {
+      const namespace = resolveNamespace(access, query.namespace);
+      return json({ deleted: await context.memory.forget(params.key, { namespace }) });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/recall",
+    operationId: "recall",
+    summary: "Recall the best entries for a query (hybrid, keyword or vector), with explain",
+    tag: "memories",
+    body: RecallRequestSchema,
+    responses: {
+      200: { description: "Results, best first.", schema: RecallResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context, request }) => {
+      const { query, namespace: requested, ...options } = body;
+      const namespace = resolveNamespace(access, requested);
+      const results = await context.memory.recall(
+        query,
+        defined({ ...options, namespace, signal: request.signal }),
+      );
+      return json({ results: withoutEmbeddings(results, options.withEmbeddings) });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/count",
+    operationId: "count",
+    summary: "Count entries (agrees with list on the same filter)",
+    tag: "memories",
+    query: CountQuery,
+    responses: {
+      200: { description: "The count.", schema: CountResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ query, access, context }) => {
+      const namespace = resolveNamespace(access, query.namespace);
+      return json({ count: await context.memory.count({ ...filterFrom(query), namespace }) });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/core",
+    operationId: "topCore",
+    summary: "The most important core entries",
+    tag: "memories",
+    query: TopCoreQuery,
+    responses: {
+      200: { description: "Entries.", schema: EntriesResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ query, access, context }) => {
+      const namespace = resolveNamespace(access, query.namespace);
+      const entries = await context.memory.topCore(query.limit ?? 10, { namespace });
+      return json({ entries: withoutEmbeddings(entries, false) });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/supersede",
+    operationId: "markSuperseded",
+    summary: "Mark an entry superseded by a newer one (its text is kept for audit)",
+    tag: "memories",
+    body: SupersedeRequestSchema,
+    responses: {
+      200: { description: "Whether oldKey existed.", schema: SupersedeResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context }) => {
+      const namespace = resolveNamespace(access, body.namespace);
+      return json({
+        superseded: await context.memory.markSuperseded(body.oldKey, body.newKey, { namespace }),
+      });
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/namespaces/{namespace}",
+    operationId: "purgeNamespace",
+    summary: "Delete every entry of a namespace",
+    tag: "purge",
+    params: NamespaceParams,
+    responses: {
+      200: { description: "How many were deleted.", schema: PurgeResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ params, access, context }) => {
+      const namespace = resolveNamespace(access, params.namespace);
+      return json({ deleted: await context.memory.purgeNamespace(namespace) });
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/sessions/{sessionId}",
+    operationId: "purgeSession",
+    summary: "Delete every entry of a session",
+    description: "Without `namespace`, in every namespace the token may use.",
+    tag: "purge",
+    params: SessionParams,
+    query: PurgeSessionQuery,
+    responses: {
+      200: { description: "How many were deleted.", schema: PurgeResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ params, query, access, context }) => {
+      if (query.namespace !== undefined) {
+        const namespace = resolveNamespace(access, query.namespace);
+        return json({
+          deleted: await context.memory.purgeSession(params.sessionId, { namespace }),
+        });
+      }
+      const visible = visibleNamespaces(access);
+      if (visible === undefined)
+        return json({ deleted: await context.memory.purgeSession(params.sessionId) });
+      let deleted = 0;
+      for (const namespace of visible)
+        deleted += await context.memory.purgeSession(params.sessionId, { namespace });
+      return json({ deleted });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/export",
+    operationId: "export",
+    summary: "Export entries as NDJSON, oldest first, streamed",
+    description:
+      'One MemoryEntry per line. Without `namespace`, every namespace the token may use. If the backend fails mid-stream, the last line is an error object ({"error":{code,message}}).',
+    tag: "transfer",
+    query: ExportQuery,
+    responses: {
+      200: {
+        description: "NDJSON, one MemoryEntry per line.",
+        schema: MemoryEntrySchema,
+        contentType: NDJSON,
+      },
+      ...errorResponses,
+    },
+    handler: async ({ query, access, context }) => {
+      const filter = defined({ ...filterFrom(query), withEmbeddings: query.withEmbeddings });
+      const sources = exportSources(context.memory, access, query.namespace, filter);
+      return new Response(ndjsonStream(sources, context.logger), {
+        headers: { "content-type": `${NDJSON}; charset=utf-8` },
+      });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/import",
+    operationId: "import",
+    summary: "Import NDJSON entries (upsert on namespace + key), streamed",
+    description:
+      "One ImportEntry per line (an export can be sent back as is). Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
+    tag: "transfer",
+    rawBody: { contentType: NDJSON, description: "NDJSON, one ImportEntry per line." },
+    responses: {
+      200: { description: "What was imported and rejected.", schema: ImportResponseSchema },
+      413: { description: "The body or one line is too large (PAYLOAD_TOO_LARGE)." },
+      ...errorResponses,
+    },
+    handler: async ({ access, request, context }) => {
+      const rejected: ImportRejection[] = [];
+      // Position in what the backend sees -> position in the body, to report rejections by line.
+      const positions: number[] = [];
+      async function* entries(): AsyncGenerator<ImportEntry> {
+        let index = 0;
+        for await (const line of readNdjsonLines(
+          request,
+          context.maxImportBytes,
+          context.maxBodyBytes,
+        )) {
+          const position = index++;
+          let value: unknown;
+          try {
+            value = JSON.parse(line);
+          } catch (error) {
+            rejected.push({
+              index: position,
+              code: "INVALID_INPUT",
+              message: `Not valid JSON: ${(error as Error).message}`,
+            });
+            continue;
+          }
+          const parsed = ImportEntrySchema.safeParse(value);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            rejected.push({
+              index: position,
+              code: "INVALID_INPUT",
+              message: `${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"}`,
+            });
+            continue;
+          }
+          const namespace = parsed.data.namespace ?? access.defaultNamespace;
+          if (!canUse(access, namespace)) {
+            rejected.push({
+              index: position,
+              key: parsed.data.key,
+              code: "FORBIDDEN",
+              message: `This token may not use namespace "${namespace}".`,
+            });
+            continue;
+          }
+          positions.push(position);
+          yield defined({ ...parsed.data, namespace });
+        }
+      }
+      const report = await context.memory.importEntries(entries(), { signal: request.signal });
+      const all = [
+        ...rejected,
+        ...report.rejected.map((rejection) => ({
+          ...rejection,
+          index: positions[rejection.index] ?? rejection.index,
+        })),
+      ].sort((a, b) => a.index - b.index);
+      return json({ imported: report.imported, rejected: all });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/context",
+    operationId: "buildContext",
+    summary: "Build the [Memory context] block for a user message (recall + top core memories)",
+    tag: "agent",
+    body: ContextRequestSchema,
+    responses: {
+      200: { description: "The context block.", schema: ContextResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context, request }) => {
+      const { message, namespace: requested, ...options } = body;
+      const namespace = resolveNamespace(access, requested);
+      const built = await buildMemoryContext(
+        context.memory,
+        message,
+        defined({ ...options, namespace, signal: request.signal }),
+      );
+      return json({
+        context: built.text,
+        entries: withoutEmbeddings(built.entries, false),
+        truncated: built.truncated,
+      });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/autosave",
+    operationId: "autosaveTurn",
+    summary: "Autosave a conversation turn (user message as conversation, reply start as daily)",
+    tag: "agent",
+    body: AutosaveRequestSchema,
+    responses: {
+      200: { description: "What was stored and skipped.", schema: AutosaveResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context }) => {
+      const namespace = resolveNamespace(access, body.namespace);
+      const saved = await autosaveTurn(context.memory, defined({ ...body, namespace }));
+      return json({ stored: withoutEmbeddings(saved.stored, false), skipped: saved.skipped });
+    },
+  }),
+];

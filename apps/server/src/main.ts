@@ -1,0 +1,113 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { MemoryError } from "@memory/api";
+import { loadServerConfig } from "./load-server-config.js";
+import { stderrLogger } from "./logger.js";
+import { runMcpStdio } from "./mcp-stdio.js";
+import { startServer } from "./start-server.js";
+import { VERSION } from "./version.js";
+
+const HELP = `memory server ${VERSION}
+
+Usage: node dist/main.mjs [options]
+
+  --config, -c <file>               memory.toml (default: $MEMORY_CONFIG, else ./memory.toml, else defaults)
+  --host <host>                     default [server].host or 127.0.0.1
+  --port, -p <port>                 default [server].port or 8787 (0 = any free port)
+  --allow-unauthenticated-loopback  serve without tokens (loopback hosts only)
+  --mcp                             serve MCP over stdin/stdout instead of HTTP
+  --version, -v                     print the version
+  --help, -h                        this help
+
+Tokens: MEMORY_SERVER_TOKEN (every namespace), MEMORY_SERVER_TOKENS='[{"token":"...","namespaces":["a"]}]',
+or [server].tokens in memory.toml. See apps/server/README.md.
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      config: { type: "string", short: "c" },
+      host: { type: "string" },
+      port: { type: "string", short: "p" },
+      "allow-unauthenticated-loopback": { type: "boolean" },
+      mcp: { type: "boolean" },
+      version: { type: "boolean", short: "v" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const { config, file } = loadServerConfig(values.config);
+
+  if (values.mcp) {
+    const handle = await runMcpStdio({ config });
+    const stop = () => {
+      void handle.close();
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    await handle.closed;
+    process.exit(0);
+  }
+
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      throw new Error(`--port must be an integer from 0 to 65535 (got "${values.port}").`);
+    }
+  }
+  const server = await startServer({
+    config,
+    handleSignals: true,
+    ...(values.host !== undefined ? { host: values.host } : {}),
+    ...(port !== undefined ? { port } : {}),
+    ...(values["allow-unauthenticated-loopback"] ? { allowUnauthenticatedLoopback: true } : {}),
+  });
+  const health = await server.memory.healthCheck().catch(() => undefined);
+  const store = health?.details.path ?? health?.details.file;
+  const self = path.resolve(process.argv[1] ?? "dist/main.mjs");
+  const stdioArgs = [self, "--mcp", ...(file ? ["--config", file] : [])];
+  const stdioCommand = `node ${stdioArgs.join(" ")}`;
+  const auth = server.settings.allowUnauthenticatedLoopback
+    ? `none needed from this machine (unauthenticated loopback mode)${server.settings.tokens.length > 0 ? `; ${server.settings.tokens.length} token(s) also accepted` : ""}`
+    : `bearer token required (${server.settings.tokens.length} configured)`;
+  process.stdout.write(
+    [
+      `memory server ${VERSION} listening on ${server.url}`,
+      `  data:         ${config.memory.data_dir}${store ? ` (${server.memory.name}: ${String(store)})` : ` (${server.memory.name})`}`,
+      `  config:       ${file ?? "defaults + MEMORY_* environment"}`,
+      `  recall:       ${server.embedding ? `${server.embedding.mode}: ${server.embedding.detail}` : "?"}`,
+      `  auth:         ${auth}`,
+      `  HTTP API:     ${server.url}/v1   (OpenAPI: ${server.url}/openapi.json, health: ${server.url}/healthz)`,
+      `  MCP (HTTP):   ${server.url}/mcp`,
+      `  MCP (stdio):  ${stdioCommand}`,
+      `                e.g. in an MCP client config: ${JSON.stringify({ command: "node", args: stdioArgs })}`,
+      "",
+      `  try:  curl -s ${server.url}/v1/memories -H 'content-type: application/json' -d '{"key":"editor","content":"The user edits code in Neovim"}'`,
+      `        curl -s ${server.url}/v1/recall -H 'content-type: application/json' -d '{"query":"which editor?"}'`,
+      "",
+      "Ctrl-C stops the server (in-flight requests finish, pending embeddings are drained).",
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error: unknown) => {
+  if (
+    MemoryError.isInstance(error) ||
+    (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+  ) {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+  } else {
+    stderrLogger.error("the server failed to start", error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,269 @@
+import type { Memory, MemoryEntry } from "@memory/api";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { type Access, resolveNamespace } from "./access.js";
+import { toErrorResponse } from "./http-error.js";
+import type { Logger } from "./logger.js";
+import { MemoryEntrySchema } from "./schemas.js";
+
+export interface McpServerOptions {
+  memory: Memory;
+  /** What the caller may touch; stdio gets full access. */
+  access: Access;
+  version: string;
+  logger: Logger;
+}
+
+const namespaceInput = z
+  .string()
+  .min(1)
+  .optional()
+  .describe(
+    "Optional memory space to use. Leave it out unless you were told which namespace to use.",
+  );
+const categoryInput = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe(
+    '"core" for durable facts, preferences and decisions; "daily" for notes about today; "conversation" for passing details of this chat; or a custom name (letters, digits, - and _).',
+  );
+
+// Tool results carry entries without embeddings: they are noise to a model.
+const EntryOutput = MemoryEntrySchema.omit({ embedding: true });
+
+function compact(entry: MemoryEntry): MemoryEntry {
+  const { embedding: _embedding, ...rest } = entry;
+  return rest;
+}
+
+function defined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function line(entry: MemoryEntry): string {
+  const score = entry.score === undefined ? "" : ` (score ${entry.score.toFixed(3)})`;
+  const superseded = entry.supersededBy ? ` [superseded by ${entry.supersededBy}]` : "";
+  return `[${entry.category}] ${entry.key}${score}${superseded}: ${entry.content}`;
+}
+
+function result(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: structured };
+}
+
+/**
+ * Runs a tool body and turns a thrown error into a tool error the model can read and act on
+ * (code + message), instead of a protocol error.
+ */
+async function guarded(
+  logger: Logger,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    const { body, internal } = toErrorResponse(error);
+    if (internal) logger.error("MCP tool failed", error);
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${body.error.code}: ${body.error.message}` }],
+    };
+  }
+}
+
+/**
+ * An MCP server exposing one memory as tools: memory_store, memory_recall, memory_get,
+ * memory_forget, memory_list. Descriptions are written for the model that calls them; every
+ * result has a readable text part and a structured part matching the tool's output schema.
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const { memory, access, logger } = options;
+  const server = new McpServer(
+    { name: "memory", version: options.version },
+    {
+      instructions:
+        "Long-term memory that persists across conversations. Call memory_recall before answering questions that may depend on what the user told you earlier (preferences, facts about them or their work, past decisions). Call memory_store when the user states a durable fact, preference or decision worth remembering. Never store secrets such as passwords or API keys.",
+    },
+  );
+
+  server.registerTool(
+    "memory_store",
+    {
+      title: "Remember something",
+      description:
+        'Save a fact, preference, decision or note to long-term memory so it can be recalled in later conversations. Use a short, stable, descriptive key such as "user_preferred_editor": storing again under the same key replaces the old content, which is how you correct or update a memory. Write the content as a self-contained sentence ("The user prefers Neovim for editing code"), not a fragment. Never store secrets.',
+      inputSchema: {
+        key: z
+          .string()
+          .min(1)
+          .max(512)
+          .describe(
+            'Stable identifier, e.g. "user_preferred_editor". Reusing a key updates that memory.',
+          ),
+        content: z.string().min(1).describe("The memory itself, as a self-contained sentence."),
+        category: categoryInput
+          .optional()
+          .describe(
+            'Default "core". Use "core" for durable facts and preferences, "daily" for notes about today, "conversation" for passing details.',
+          ),
+        importance: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe("0..1, how important this is; leave it out to let the server decide."),
+        sessionId: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("The current conversation/session id, if you have one."),
+        namespace: namespaceInput,
+      },
+      outputSchema: { entry: EntryOutput },
+      annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    },
+    (input) =>
+      guarded(logger, async () => {
+        const namespace = resolveNamespace(access, input.namespace);
+        const entry = compact(await memory.store(defined({ ...input, namespace })));
+        return result(
+          `Stored "${entry.key}" (${entry.category}) in namespace "${entry.namespace}".`,
+          { entry },
+        );
+      }),
+  );
+
+  server.registerTool(
+    "memory_recall",
+    {
+      title: "Search memory",
+      description:
+        "Search long-term memory for what is relevant to a question or topic; best matches first, each with a relevance score (higher is better). Use it before answering when the user refers to earlier conversations, their preferences, their projects, or anything they told you before. Query with the user's words or a few keywords. An empty query returns the most recent memories.",
+      inputSchema: {
+        query: z
+          .string()
+          .max(10_000)
+          .describe("What to look for, in natural language or keywords."),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(50)
+          .optional()
+          .describe("How many results at most; default 5."),
+        categories: z
+          .array(z.string().min(1))
+          .optional()
+          .describe('Only these categories, e.g. ["core"].'),
+        sessionId: z.string().min(1).optional().describe("Only memories from this session."),
+        minScore: z.number().min(0).optional().describe("Drop results scoring below this."),
+        namespace: namespaceInput,
+      },
+      outputSchema: { results: z.array(EntryOutput) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guarded(logger, async () => {
+        const { query, namespace: requested, ...rest } = input;
+        const namespace = resolveNamespace(access, requested);
+        const results = (
+          await memory.recall(query, defined({ ...rest, limit: rest.limit ?? 5, namespace }))
+        ).map(compact);
+        const text =
+          results.length === 0
+            ? "No matching memories."
+            : results.map((entry, index) => `${index + 1}. ${line(entry)}`).join("\n");
+        return result(text, { results });
+      }),
+  );
+
+  server.registerTool(
+    "memory_get",
+    {
+      title: "Read one memory",
+      description:
+        "Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key.",
+      inputSchema: {
+        key: z.string().min(1).max(512).describe("The exact key."),
+        namespace: namespaceInput,
+      },
+      outputSchema: { found: z.boolean(), entry: EntryOutput.optional() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guarded(logger, async () => {
+        const namespace = resolveNamespace(access, input.namespace);
+        const entry = await memory.get(input.key, { namespace });
+        if (!entry) return result(`No memory with key "${input.key}".`, { found: false });
+        return result(line(entry), { found: true, entry: compact(entry) });
+      }),
+  );
+
+  server.registerTool(
+    "memory_forget",
+    {
+      title: "Forget one memory",
+      description:
+        "Permanently delete one memory by its exact key. Use it when the user asks you to forget something, or a memory is wrong and should not exist at all. To correct a memory, call memory_store with the same key instead.",
+      inputSchema: {
+        key: z.string().min(1).max(512).describe("The exact key to delete."),
+        namespace: namespaceInput,
+      },
+      outputSchema: {
+        deleted: z.boolean().describe("False when there was no memory with that key."),
+      },
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guarded(logger, async () => {
+        const namespace = resolveNamespace(access, input.namespace);
+        const deleted = await memory.forget(input.key, { namespace });
+        return result(
+          deleted ? `Forgot "${input.key}".` : `There was no memory with key "${input.key}".`,
+          { deleted },
+        );
+      }),
+  );
+
+  server.registerTool(
+    "memory_list",
+    {
+      title: "List memories",
+      description:
+        "List stored memories, newest first, optionally only some categories or one session. Use it to browse what is stored; use memory_recall to search by meaning.",
+      inputSchema: {
+        categories: z
+          .array(z.string().min(1))
+          .optional()
+          .describe('Only these categories, e.g. ["core"].'),
+        sessionId: z.string().min(1).optional().describe("Only memories from this session."),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe("How many at most; default 20."),
+        offset: z.number().int().min(0).optional().describe("Skip this many (for paging)."),
+        namespace: namespaceInput,
+      },
+      outputSchema: { entries: z.array(EntryOutput) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) =>
+      guarded(logger, async () => {
+        const namespace = resolveNamespace(access, input.namespace);
+        const entries = (
+          await memory.list(defined({ ...input, limit: input.limit ?? 20, namespace }))
+        ).map(compact);
+        const text =
+          entries.length === 0
+            ? "No memories stored yet."
+            : entries.map((entry) => `- ${line(entry)}`).join("\n");
+        return result(text, { entries });
+      }),
+  );
+
+  return server;
+}

@@ -1,0 +1,79 @@
+import { defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { FULL_ACCESS } from "./access.js";
+import { type Logger, stderrLogger } from "./logger.js";
+import { createMcpServer } from "./mcp-server.js";
+import { openMemory } from "./open-memory.js";
+import { VERSION } from "./version.js";
+
+export interface RunMcpStdioOptions {
+  config?: MemoryConfig;
+  /** Serve this memory instead of opening the configured one; it is not closed. */
+  memory?: Memory;
+  logger?: Logger;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  loadModule?: (specifier: string) => Promise<unknown>;
+  /** Flush timeout when stdin ends; default 10 s. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface McpStdioHandle {
+  /** Resolves once stdin has ended (or `close()` ran) and the memory is flushed and closed. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves MCP over stdin/stdout (what `memory mcp` runs): the local user, full access to every
+ * namespace. Logs go to stderr; stdout carries only protocol messages.
+ */
+export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<McpStdioHandle> {
+  const logger = options.logger ?? stderrLogger;
+  let memory = options.memory;
+  const owned = memory === undefined;
+  if (!memory) {
+    const opened = await openMemory(options.config ?? defaultConfig(), {
+      logger,
+      ...(options.loadModule ? { loadModule: options.loadModule } : {}),
+    });
+    memory = opened.memory;
+    logger.info(
+      `memory MCP (stdio): backend ${memory.name}, recall ${opened.embedding.mode} (${opened.embedding.detail})`,
+    );
+  }
+  const served = memory;
+  const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const server = createMcpServer({ memory: served, access: FULL_ACCESS, version: VERSION, logger });
+  const transport = new StdioServerTransport(
+    stdin,
+    (options.stdout ?? process.stdout) as NodeJS.WriteStream,
+  );
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      stdin.off("end", onEnd);
+      await server.close().catch(() => {});
+      try {
+        await served.flush({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 });
+      } catch (error) {
+        logger.warn(`Deferred embeddings did not finish: ${(error as Error).message}`);
+      }
+      if (owned) await served.close();
+      resolveClosed();
+    })();
+    return closing;
+  };
+  // The SDK transport does not watch for the end of input; the client closing stdin ends the session.
+  const onEnd = () => {
+    void close();
+  };
+  stdin.once("end", onEnd);
+  await server.connect(transport);
+  return { closed, close };
+}

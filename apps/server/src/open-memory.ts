@@ -1,0 +1,102 @@
+import {
+  type CreateMemoryOptions,
+  createMemory,
+  type EmbeddingProvider,
+  type Memory,
+  type MemoryConfig,
+} from "@memory/api";
+import { banner, type Logger, stderrLogger } from "./logger.js";
+
+export interface OpenMemoryOptions {
+  logger?: Logger;
+  /** How long the embedding model may take to answer its start-up probe; default 120 s. */
+  probeTimeoutMs?: number;
+  /** Loads backend and provider packages; default `import()` from this package. */
+  loadModule?: (specifier: string) => Promise<unknown>;
+}
+
+export interface OpenedMemory {
+  memory: Memory;
+  /** What recall runs on: `vector` (hybrid available) or `keyword-only`, and why. */
+  embedding: { mode: "vector" | "keyword-only"; detail: string };
+}
+
+interface EmbeddingsModule {
+  resolveEmbeddingProvider(
+    settings: MemoryConfig["memory"],
+  ):
+    | { provider: EmbeddingProvider; reason: string }
+    | Promise<{ provider: EmbeddingProvider; reason: string }>;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function keywordOnly(config: MemoryConfig): MemoryConfig {
+  return { ...config, memory: { ...config.memory, embedding_provider: "noop" } };
+}
+
+/**
+ * Opens the configured memory for a long-running server. The embedding provider is resolved
+ * and probed with one real embedding first: a model that cannot load (missing optional
+ * package, corrupt model file) must not stop the server, so it starts keyword-only instead and
+ * says so loudly. Configuration errors (bad backend, unreadable database) still reject.
+ */
+export async function openMemory(
+  config: MemoryConfig,
+  options: OpenMemoryOptions = {},
+): Promise<OpenedMemory> {
+  const logger = options.logger ?? stderrLogger;
+  const loadModule = options.loadModule ?? ((specifier: string) => import(specifier));
+  const create: CreateMemoryOptions = { loadModule };
+  const name = config.memory.embedding_provider;
+  if (name === "noop" || name === "none" || config.memory.backend === "none") {
+    return {
+      memory: await createMemory(keywordOnly(config), create),
+      embedding: { mode: "keyword-only", detail: `embedding_provider = "${name}"` },
+    };
+  }
+  let provider: EmbeddingProvider | undefined;
+  let detail: string;
+  try {
+    const embeddings = (await loadModule("@memory/embeddings")) as EmbeddingsModule;
+    const resolved = await embeddings.resolveEmbeddingProvider(config.memory);
+    detail = resolved.reason;
+    if (resolved.provider.dimensions > 0) {
+      logger.info(`Loading the embedding model (${resolved.provider.fingerprint})...`);
+      await withTimeout(
+        resolved.provider.embedOne("memory server start-up probe", { purpose: "query" }),
+        options.probeTimeoutMs ?? 120_000,
+        `The embedding provider ${resolved.provider.name}`,
+      );
+      provider = resolved.provider;
+    }
+  } catch (error) {
+    detail = (error as Error).message;
+  }
+  if (!provider) {
+    banner(logger, [
+      `The embedding provider "${name}" is not available: ${detail.split("\n")[0]}`,
+      "The server runs KEYWORD-ONLY: recall uses BM25 full-text search, no vectors.",
+      "Writes are kept; run `memory backfill` once the provider works to add the vectors.",
+      'Fix: install the provider\'s optional packages, or set embedding_provider = "noop" to silence this.',
+    ]);
+    return {
+      memory: await createMemory(keywordOnly(config), create),
+      embedding: {
+        mode: "keyword-only",
+        detail: `"${name}" unavailable: ${detail.split("\n")[0]}`,
+      },
+    };
+  }
+  return {
+    memory: await createMemory(config, { ...create, embedder: provider }),
+    embedding: { mode: "vector", detail: `${provider.fingerprint} (${detail})` },
+  };
+}

@@ -1,0 +1,183 @@
+import { z } from "zod";
+import type { RouteSpec } from "./route-spec.js";
+import { ErrorSchema, schemaRegistry } from "./schemas.js";
+
+type JsonObject = Record<string, unknown>;
+
+const REF_PREFIX = "#/components/schemas/";
+
+function strip(schema: JsonObject): JsonObject {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+function schemaFor(schema: z.ZodType): JsonObject {
+  const id = schemaRegistry.get(schema)?.id;
+  if (id) return { $ref: `${REF_PREFIX}${id}` };
+  return strip(
+    z.toJSONSchema(schema, {
+      io: "input",
+      unrepresentable: "any",
+      metadata: schemaRegistry,
+    }) as JsonObject,
+  );
+}
+
+function parameters(location: "path" | "query", object: z.ZodObject | undefined): JsonObject[] {
+  if (!object) return [];
+  return Object.entries(object.shape).map(([name, field]) => {
+    const zodField = field as z.ZodType;
+    const json = strip(
+      z.toJSONSchema(zodField, { io: "input", unrepresentable: "any" }) as JsonObject,
+    );
+    const { description, ...schema } = json;
+    return {
+      name,
+      in: location,
+      required: location === "path" || !zodField.safeParse(undefined).success,
+      ...(typeof description === "string" ? { description } : {}),
+      schema,
+    };
+  });
+}
+
+function operation(route: RouteSpec): JsonObject {
+  const responses: JsonObject = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    const content = response.schema
+      ? { [response.contentType ?? "application/json"]: { schema: schemaFor(response.schema) } }
+      : Number(status) >= 400
+        ? { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } }
+        : undefined;
+    responses[status] = { description: response.description, ...(content ? { content } : {}) };
+  }
+  if (route.body || route.rawBody) {
+    responses["413"] ??= {
+      description: "The body is too large (PAYLOAD_TOO_LARGE).",
+      content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
+    };
+  }
+  responses.default = {
+    description: "Any other error, in the same shape (see the status mapping in the description).",
+    content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
+  };
+  const requestBody = route.body
+    ? { required: true, content: { "application/json": { schema: schemaFor(route.body) } } }
+    : route.rawBody
+      ? {
+          required: true,
+          description: route.rawBody.description,
+          content: { [route.rawBody.contentType]: { schema: { type: "string" } } },
+        }
+      : undefined;
+  const params = [...parameters("path", route.params), ...parameters("query", route.query)];
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+    ...(route.public ? { security: [] } : {}),
+  };
+}
+
+export interface OpenApiOptions {
+  version: string;
+  /** Document the /mcp endpoint. */
+  mcp: boolean;
+}
+
+/**
+ * The OpenAPI 3.1 document, assembled from the same route specs and zod schemas the server
+ * validates with. JSON Schema 2020-12 (zod's default target) is OpenAPI 3.1's schema dialect.
+ */
+export function buildOpenApiDocument(
+  routes: readonly RouteSpec[],
+  options: OpenApiOptions,
+): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method] = operation(route);
+  }
+  paths["/openapi.json"] = {
+    get: {
+      operationId: "openapi",
+      summary: "This document",
+      tags: ["health"],
+      security: [],
+      responses: {
+        200: {
+          description: "The OpenAPI 3.1 document.",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+      },
+    },
+  };
+  if (options.mcp) {
+    paths["/mcp"] = {
+      post: {
+        operationId: "mcp",
+        summary: "MCP over streamable HTTP (stateless, JSON responses)",
+        description:
+          "JSON-RPC messages of the Model Context Protocol. Tools: memory_store, memory_recall, memory_get, memory_forget, memory_list. Use an MCP client (StreamableHTTPClientTransport) rather than calling it by hand.",
+        tags: ["mcp"],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+        responses: {
+          200: {
+            description: "JSON-RPC response.",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+          202: { description: "Notification accepted." },
+          default: {
+            description: "Auth, size and server errors.",
+            content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
+          },
+        },
+      },
+    };
+  }
+  const components = z.toJSONSchema(schemaRegistry, {
+    io: "input",
+    unrepresentable: "any",
+    uri: (id) => `${REF_PREFIX}${id}`,
+  }).schemas as Record<string, JsonObject>;
+  const schemas = Object.fromEntries(
+    Object.entries(components).map(([id, schema]) => [id, strip(schema)]),
+  );
+  schemas.Error ??= schemaFor(ErrorSchema);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "@memory server",
+      version: options.version,
+      description:
+        "Long-term memory for AI agents. Every error is `{ error: { code, message } }`; statuses: INVALID_INPUT 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, PAYLOAD_TOO_LARGE 413, CONFIG 500, INTERNAL 500, UNSUPPORTED 501, EMBEDDING_FAILED 502, BACKEND_UNAVAILABLE 503, SHUTTING_DOWN 503, TIMEOUT 504.",
+    },
+    security: [{ bearer: [] }],
+    tags: [
+      { name: "memories", description: "Store, read, search and delete entries." },
+      { name: "purge", description: "Destructive bulk deletes." },
+      { name: "transfer", description: "Streamed NDJSON export and import." },
+      { name: "agent", description: "Agent-loop helpers: memory context and turn autosave." },
+      { name: "health", description: "Liveness, readiness and this document." },
+      ...(options.mcp ? [{ name: "mcp", description: "Model Context Protocol endpoint." }] : []),
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "A token from [server].tokens, MEMORY_SERVER_TOKEN or MEMORY_SERVER_TOKENS.",
+        },
+      },
+      schemas,
+    },
+  };
+}

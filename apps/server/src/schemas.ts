@@ -1,0 +1,306 @@
+import { z } from "zod";
+
+/**
+ * Request and response schemas, defined once: routes validate with them and `/openapi.json` is
+ * generated from them. Every schema registered here becomes `#/components/schemas/<id>`.
+ * Hard rules on keys, contents and categories (length, NUL, pattern) stay in the backend, which
+ * reports them as INVALID_INPUT; these schemas check shapes and types.
+ */
+export const schemaRegistry = z.registry<{ id: string }>();
+
+function named<T extends z.ZodType>(id: string, schema: T): T {
+  schemaRegistry.add(schema, { id });
+  return schema;
+}
+
+const namespace = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe('Namespace; defaults to "default" (or the token\'s first namespace).');
+const category = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe(
+    '"core" (long-term facts), "daily" (session logs), "conversation" (turns) or a custom name.',
+  );
+const timestamp = z.string().describe("UTC ISO-8601 timestamp.");
+const sessionId = z.string().min(1).max(256);
+
+export const RecallExplainSchema = named(
+  "RecallExplain",
+  z
+    .object({
+      mode: z.enum(["hybrid", "bm25", "embedding"]),
+      source: z.enum(["keyword", "vector", "hybrid", "like", "recent"]),
+      strategy: z.enum(["rrf", "weighted"]).optional(),
+      keywordRank: z.number().optional(),
+      keywordScore: z.number().optional(),
+      vectorRank: z.number().optional(),
+      cosine: z.number().optional(),
+      fused: z.number(),
+      decay: z.number(),
+      importance: z.number().optional(),
+      earlyReturn: z.boolean().optional(),
+      degraded: z.string().optional(),
+    })
+    .describe("The parts of a recall score."),
+);
+
+export const MemoryEntrySchema = named(
+  "MemoryEntry",
+  z.object({
+    id: z.string(),
+    key: z.string(),
+    content: z.string(),
+    category,
+    namespace: z.string(),
+    sessionId: z.string().optional(),
+    importance: z.number().min(0).max(1).optional(),
+    supersededBy: z.string().optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    score: z.number().optional().describe("Recall only."),
+    explain: RecallExplainSchema.optional().describe("Recall only."),
+    embedding: z.array(z.number()).optional().describe("Only when asked for."),
+  }),
+);
+
+export const ErrorSchema = named(
+  "Error",
+  z.object({
+    error: z.object({
+      code: z
+        .string()
+        .describe(
+          "INVALID_INPUT, NOT_FOUND, UNSUPPORTED, CONFLICT, BACKEND_UNAVAILABLE, TIMEOUT, EMBEDDING_FAILED, CONFIG, UNAUTHORIZED, FORBIDDEN, PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED, SHUTTING_DOWN, INTERNAL",
+        ),
+      message: z.string(),
+    }),
+  }),
+);
+
+// ---------------------------------------------------------------- query helpers
+const booleanQuery = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+const integerQuery = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const categoriesQuery = z
+  .string()
+  .min(1)
+  .transform((value) => value.split(",").filter((name) => name !== ""))
+  .describe("Comma-separated categories, e.g. core,daily.");
+
+export const KeyParams = z.object({
+  key: z.string().min(1).describe("The entry's key (URL-encoded)."),
+});
+export const NamespaceParams = z.object({ namespace: z.string().min(1) });
+export const SessionParams = z.object({ sessionId: z.string().min(1) });
+
+export const NamespaceQuery = z.object({ namespace: namespace.optional() }).strict();
+export const GetQuery = z
+  .object({ namespace: namespace.optional(), withEmbedding: booleanQuery.optional() })
+  .strict();
+const filterQueryShape = {
+  namespace: namespace.optional(),
+  sessionId: sessionId.optional(),
+  categories: categoriesQuery.optional(),
+  since: timestamp.optional(),
+  until: timestamp.optional(),
+  includeSuperseded: booleanQuery.optional(),
+};
+export const CountQuery = z.object(filterQueryShape).strict();
+export const ListQuery = z
+  .object({
+    ...filterQueryShape,
+    limit: integerQuery(0, 10_000).optional().describe("Default 100."),
+    offset: integerQuery(0, Number.MAX_SAFE_INTEGER).optional(),
+    withEmbeddings: booleanQuery.optional(),
+  })
+  .strict();
+export const ExportQuery = z
+  .object({
+    ...filterQueryShape,
+    namespace: namespace.optional().describe("Omitted: every namespace the token may use."),
+    withEmbeddings: booleanQuery.optional(),
+  })
+  .strict();
+export const PurgeSessionQuery = z
+  .object({
+    namespace: namespace.optional().describe("Omitted: every namespace the token may use."),
+  })
+  .strict();
+export const TopCoreQuery = z
+  .object({
+    namespace: namespace.optional(),
+    limit: integerQuery(0, 1000).optional().describe("Default 10."),
+  })
+  .strict();
+
+// ---------------------------------------------------------------- bodies
+export const StoreRequestSchema = named(
+  "StoreRequest",
+  z
+    .object({
+      key: z.string().describe("Identity within the namespace; storing again updates the entry."),
+      content: z.string(),
+      category: category.optional().describe('Default "core".'),
+      namespace: namespace.optional(),
+      sessionId: sessionId.optional(),
+      importance: z.number().min(0).max(1).optional(),
+      embedding: z.array(z.number()).optional().describe("A precomputed embedding."),
+    })
+    .strict(),
+);
+
+export const ImportEntrySchema = named(
+  "ImportEntry",
+  StoreRequestSchema.extend({
+    id: z.string().optional(),
+    createdAt: timestamp.optional(),
+    updatedAt: timestamp.optional(),
+    supersededBy: z.string().optional(),
+  })
+    .strip()
+    .describe(
+      "One NDJSON line of an import; fields of an exported entry that do not apply (score, explain) are ignored.",
+    ),
+);
+
+export const RecallRequestSchema = named(
+  "RecallRequest",
+  z
+    .object({
+      query: z
+        .string()
+        .max(10_000)
+        .describe('What to look for; "" or "*" means the most recent entries.'),
+      limit: z.number().int().min(0).max(1000).optional().describe("Default 5."),
+      namespace: namespace.optional(),
+      sessionId: sessionId.optional(),
+      categories: z.array(category).optional(),
+      since: timestamp.optional(),
+      until: timestamp.optional(),
+      mode: z.enum(["hybrid", "bm25", "embedding"]).optional(),
+      minScore: z.number().optional(),
+      includeSuperseded: z.boolean().optional(),
+      withEmbeddings: z.boolean().optional(),
+    })
+    .strict(),
+);
+
+export const SupersedeRequestSchema = named(
+  "SupersedeRequest",
+  z.object({ oldKey: z.string(), newKey: z.string(), namespace: namespace.optional() }).strict(),
+);
+
+export const ContextRequestSchema = named(
+  "ContextRequest",
+  z
+    .object({
+      message: z.string().max(100_000).describe("The user message the context is for."),
+      namespace: namespace.optional(),
+      sessionId: sessionId.optional(),
+      limit: z.number().int().min(0).max(100).optional().describe("Recalled entries; default 5."),
+      minScore: z.number().min(0).optional().describe("Default 0.4."),
+      coreLimit: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .optional()
+        .describe("Top core entries added; default 3."),
+      maxChars: z.number().int().min(50).max(100_000).optional().describe("Default 2000."),
+    })
+    .strict(),
+);
+
+export const AutosaveRequestSchema = named(
+  "AutosaveRequest",
+  z
+    .object({
+      userMessage: z.string(),
+      assistantReply: z.string().optional(),
+      sessionId: sessionId.optional(),
+      namespace: namespace.optional(),
+    })
+    .strict(),
+);
+
+// ---------------------------------------------------------------- responses
+export const EntryResponseSchema = named("EntryResponse", z.object({ entry: MemoryEntrySchema }));
+export const EntriesResponseSchema = named(
+  "EntriesResponse",
+  z.object({ entries: z.array(MemoryEntrySchema) }),
+);
+export const RecallResponseSchema = named(
+  "RecallResponse",
+  z.object({
+    results: z.array(MemoryEntrySchema).describe("Best first, each with score and explain."),
+  }),
+);
+export const ForgetResponseSchema = named(
+  "ForgetResponse",
+  z.object({ deleted: z.boolean().describe("False when the key did not exist.") }),
+);
+export const PurgeResponseSchema = named(
+  "PurgeResponse",
+  z.object({ deleted: z.number().int().describe("Entries deleted.") }),
+);
+export const CountResponseSchema = named("CountResponse", z.object({ count: z.number().int() }));
+export const SupersedeResponseSchema = named(
+  "SupersedeResponse",
+  z.object({ superseded: z.boolean().describe("False when oldKey did not exist.") }),
+);
+export const ImportResponseSchema = named(
+  "ImportResponse",
+  z.object({
+    imported: z.number().int(),
+    rejected: z.array(
+      z.object({
+        index: z.number().int().describe("0-based position among the non-blank lines."),
+        key: z.string().optional(),
+        code: z.string(),
+        message: z.string(),
+      }),
+    ),
+  }),
+);
+export const ContextResponseSchema = named(
+  "ContextResponse",
+  z.object({
+    context: z.string().describe('The "[Memory context]" block, or "" when nothing was found.'),
+    entries: z.array(MemoryEntrySchema),
+    truncated: z.boolean(),
+  }),
+);
+export const AutosaveResponseSchema = named(
+  "AutosaveResponse",
+  z.object({
+    stored: z.array(MemoryEntrySchema),
+    skipped: z.array(
+      z.object({ part: z.enum(["user", "assistant"]), reason: z.enum(["filtered", "empty"]) }),
+    ),
+  }),
+);
+export const HealthResponseSchema = named(
+  "HealthResponse",
+  z.object({ status: z.literal("ok"), version: z.string(), uptimeSeconds: z.number() }),
+);
+export const ReadyResponseSchema = named(
+  "ReadyResponse",
+  z.object({
+    status: z.enum(["ready", "not_ready"]),
+    version: z.string(),
+    backend: z.string(),
+    reasons: z.array(z.string()).describe("Why the server is not ready (empty when ready)."),
+    pendingEmbeddings: z.number().int(),
+    vector: z.object({
+      status: z.enum(["ok", "disabled", "degraded"]),
+      providerFingerprint: z.string().optional(),
+      storedFingerprint: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+  }),
+);

@@ -1,0 +1,190 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { ConfigError, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import { createHttpApp } from "./http-app.js";
+import { type Logger, stderrLogger } from "./logger.js";
+import { type OpenedMemory, openMemory } from "./open-memory.js";
+import {
+  assertSafeAuth,
+  resolveServerSettings,
+  type ServerSettings,
+  type ServerSettingsOverrides,
+} from "./server-settings.js";
+import { VERSION } from "./version.js";
+
+export interface StartServerOptions extends ServerSettingsOverrides {
+  /** The loaded configuration (`[memory]` + `[server]`); default: defaults + environment. */
+  config?: MemoryConfig;
+  /** Serve this memory instead of opening the configured one. The server does not close it. */
+  memory?: Memory;
+  /** Environment for `MEMORY_SERVER_*`; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** Close gracefully on SIGTERM/SIGINT, then exit the process. Default false (libraries must not). */
+  handleSignals?: boolean;
+  loadModule?: (specifier: string) => Promise<unknown>;
+}
+
+export interface ServerHandle {
+  /** `http://host:port`, with the real port when 0 was asked for. */
+  url: string;
+  host: string;
+  port: number;
+  memory: Memory;
+  settings: ServerSettings;
+  /** How recall runs (only when the server opened the memory). */
+  embedding?: OpenedMemory["embedding"];
+  /**
+   * Graceful shutdown: stop accepting connections, let in-flight requests finish (up to
+   * `shutdownTimeoutMs`), drain deferred embeddings (`memory.flush`), close the memory if the
+   * server opened it. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      if (error.code === "EADDRINUSE") {
+        reject(
+          new ConfigError(
+            `Port ${port} on ${host} is already in use: stop the other process or pick another port (--port, [server].port, MEMORY_SERVER_PORT).`,
+            { cause: error },
+          ),
+        );
+      } else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
+        reject(
+          new ConfigError(`Cannot listen on ${host}: it is not an address of this machine.`, {
+            cause: error,
+          }),
+        );
+      } else {
+        reject(error);
+      }
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, host);
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/**
+ * Starts the HTTP API + MCP server. Refuses to start without tokens unless unauthenticated
+ * loopback mode is switched on explicitly (and the host is loopback).
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<ServerHandle> {
+  const logger = options.logger ?? stderrLogger;
+  const settings = resolveServerSettings(options.config, options.env ?? process.env, options);
+  assertSafeAuth(settings);
+
+  let memory = options.memory;
+  let embedding: OpenedMemory["embedding"] | undefined;
+  const owned = memory === undefined;
+  if (!memory) {
+    const opened = await openMemory(options.config ?? defaultConfig(), {
+      logger,
+      probeTimeoutMs: settings.embeddingProbeTimeoutMs,
+      ...(options.loadModule ? { loadModule: options.loadModule } : {}),
+    });
+    memory = opened.memory;
+    embedding = opened.embedding;
+  }
+  const served = memory;
+
+  let shuttingDown = false;
+  const app = createHttpApp({
+    memory: served,
+    tokens: settings.tokens,
+    allowUnauthenticated: settings.allowUnauthenticatedLoopback,
+    maxBodyBytes: settings.maxBodyBytes,
+    maxImportBytes: settings.maxImportBytes,
+    mcp: settings.mcp,
+    accessLog: settings.accessLog,
+    logger,
+    isShuttingDown: () => shuttingDown,
+    version: VERSION,
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  try {
+    await listen(server, settings.port, settings.host);
+  } catch (error) {
+    if (owned) await served.close().catch(() => {});
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      shuttingDown = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets would hold close() open; in-flight requests are left to finish.
+      server.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), settings.shutdownTimeoutMs);
+      });
+      if (await Promise.race([stopped.then(() => false), timedOut])) {
+        logger.warn(
+          `Requests still running after ${settings.shutdownTimeoutMs} ms; closing their connections.`,
+        );
+        server.closeAllConnections();
+        await stopped;
+      }
+      clearTimeout(timer);
+      try {
+        await served.flush({ timeoutMs: settings.shutdownTimeoutMs });
+      } catch (error) {
+        logger.warn(
+          `Deferred embeddings did not finish (${(error as Error).message}); they are stored without vectors and \`memory backfill\` adds them later.`,
+        );
+      }
+      if (owned) await served.close();
+      for (const [signal, handler] of signalHandlers) process.off(signal, handler);
+    })();
+    return closing;
+  };
+
+  const signalHandlers: [NodeJS.Signals, () => void][] = [];
+  if (options.handleSignals) {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const handler = () => {
+        if (closing) {
+          logger.warn(`${signal} again: exiting now.`);
+          process.exit(1);
+        }
+        logger.info(`${signal}: shutting down (finishing requests, draining embeddings)...`);
+        close().then(
+          () => process.exit(0),
+          (error) => {
+            logger.error("shutdown failed", error);
+            process.exit(1);
+          },
+        );
+      };
+      process.on(signal, handler);
+      signalHandlers.push([signal, handler]);
+    }
+  }
+
+  const handle: ServerHandle = {
+    url: `http://${urlHost(settings.host)}:${port}`,
+    host: settings.host,
+    port,
+    memory: served,
+    settings,
+    close,
+  };
+  if (embedding) handle.embedding = embedding;
+  return handle;
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { assertSafeAuth, isLoopbackHost, resolveServerSettings } from "../src/index.js";
+
+const config = (server: unknown) => ({ memory: {} as never, server });
+
+describe("server settings", () => {
+  it("has the documented defaults", () => {
+    const settings = resolveServerSettings(undefined, {});
+    expect(settings).toMatchObject({
+      host: "127.0.0.1",
+      port: 8787,
+      tokens: [],
+      allowUnauthenticatedLoopback: false,
+      maxBodyBytes: 1_048_576,
+      maxImportBytes: 104_857_600,
+      shutdownTimeoutMs: 10_000,
+      mcp: true,
+    });
+  });
+
+  it("reads [server] and lets the environment, then overrides, win", () => {
+    const settings = resolveServerSettings(
+      config({ host: "::1", port: 9000, max_body_bytes: 10 }),
+      { MEMORY_SERVER_PORT: "9100", MEMORY_SERVER_ALLOW_UNAUTHENTICATED_LOOPBACK: "yes" },
+      { maxBodyBytes: 20 },
+    );
+    expect(settings).toMatchObject({
+      host: "::1",
+      port: 9100,
+      allowUnauthenticatedLoopback: true,
+      maxBodyBytes: 20,
+    });
+  });
+
+  it("keeps only hashes of tokens, with labels safe to log", () => {
+    const secret = "abcdefghijklmnopqrstuvwxyz";
+    const settings = resolveServerSettings(
+      config({ tokens: [{ token: secret, namespaces: ["a", "a", "b"] }] }),
+      {
+        MEMORY_SERVER_TOKEN: `${secret}-env`,
+      },
+    );
+    expect(settings.tokens.map((token) => [token.label, token.namespaces])).toEqual([
+      ["[server].tokens[0]", ["a", "b"]],
+      ["MEMORY_SERVER_TOKEN", "*"],
+    ]);
+    expect(JSON.stringify(settings)).not.toContain(secret);
+  });
+
+  it("names what to fix for bad token settings", () => {
+    expect(() =>
+      resolveServerSettings(config({ tokens: [{ token_env: "NOPE", namespaces: ["a"] }] }), {}),
+    ).toThrow(/NOPE.*not set/);
+    expect(() =>
+      resolveServerSettings(config({ tokens: [{ token: "short", namespaces: ["a"] }] }), {}),
+    ).toThrow(/shorter than 16/);
+    expect(() => resolveServerSettings(config({ tokens: [{ namespaces: ["a"] }] }), {})).toThrow(
+      /exactly one of token or token_env/,
+    );
+    expect(() => resolveServerSettings(undefined, { MEMORY_SERVER_TOKENS: "[{" })).toThrow(
+      /MEMORY_SERVER_TOKENS is not valid JSON/,
+    );
+    expect(() =>
+      resolveServerSettings(undefined, { MEMORY_SERVER_TOKENS: '[{"token":"x"}]' }),
+    ).toThrow(/namespaces/);
+    expect(() => resolveServerSettings(config({ prot: 1 }), {})).toThrow(/\[server\]\.prot/);
+    expect(() => resolveServerSettings(undefined, { MEMORY_SERVER_PORT: "http" })).toThrow(
+      /MEMORY_SERVER_PORT/,
+    );
+  });
+
+  it("recognises loopback hosts", () => {
+    for (const host of [
+      "127.0.0.1",
+      "127.1.2.3",
+      "localhost",
+      "::1",
+      "[::1]",
+      "::ffff:127.0.0.1",
+    ]) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of [
+      "0.0.0.0",
+      "::",
+      "192.168.1.2",
+      "example.com",
+      "128.0.0.1",
+      "localhost.evil.com",
+    ]) {
+      expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+
+  it("refuses to run without tokens unless explicitly unauthenticated on loopback", () => {
+    expect(() => assertSafeAuth(resolveServerSettings(undefined, {}))).toThrow(
+      /--allow-unauthenticated-loopback/,
+    );
+    expect(() => assertSafeAuth(resolveServerSettings(config({ host: "0.0.0.0" }), {}))).toThrow(
+      /not a loopback address/,
+    );
+    expect(() =>
+      assertSafeAuth(
+        resolveServerSettings(
+          config({ host: "0.0.0.0", allow_unauthenticated_loopback: true }),
+          {},
+        ),
+      ),
+    ).toThrow(/only allowed on a loopback host/);
+    expect(() =>
+      assertSafeAuth(resolveServerSettings(config({ allow_unauthenticated_loopback: true }), {})),
+    ).not.toThrow();
+  });
+});

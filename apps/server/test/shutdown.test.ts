@@ -1,0 +1,183 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FlushOptions, Memory } from "@memory/api";
+import { createInMemoryMemory } from "@memory/testkit";
+import { describe, expect, it } from "vitest";
+import { silentLogger, startServer } from "../src/index.js";
+import { sqliteBuilt } from "./backends.js";
+import { TOKEN_ALL } from "./helpers.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const mainEntry = path.join(root, "dist/main.mjs");
+
+/** The reference memory with a gate in front of recall and a record of flush calls. */
+function gatedMemory() {
+  const inner = createInMemoryMemory();
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let entered!: () => void;
+  const recallStarted = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const flushes: (FlushOptions | undefined)[] = [];
+  const memory = new Proxy(inner, {
+    get(target, property) {
+      if (property === "recall") {
+        return async (query: string, options?: object) => {
+          entered();
+          await gate;
+          return target.recall(query, options);
+        };
+      }
+      if (property === "flush") {
+        return async (options?: FlushOptions) => {
+          flushes.push(options);
+          return target.flush();
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as Memory;
+  return { memory, inner, open, recallStarted, flushes };
+}
+
+function waitForExit(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+function collect(stream: NodeJS.ReadableStream | null): { text: string } {
+  const out = { text: "" };
+  stream?.on("data", (chunk) => {
+    out.text += chunk.toString();
+  });
+  return out;
+}
+
+describe("graceful shutdown", () => {
+  it("stops accepting, finishes in-flight requests, then flushes deferred work", async () => {
+    const { memory, inner, open, recallStarted, flushes } = gatedMemory();
+    const handle = await startServer({
+      memory,
+      port: 0,
+      env: {},
+      logger: silentLogger,
+      tokens: [{ token: TOKEN_ALL, namespaces: ["*"] }],
+      shutdownTimeoutMs: 5000,
+    });
+    const inFlight = fetch(`${handle.url}/v1/recall`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN_ALL}` },
+      body: JSON.stringify({ query: "anything" }),
+    });
+    await recallStarted;
+    const closing = handle.close();
+    // New connections are refused while the old request is still running.
+    await expect(fetch(`${handle.url}/healthz`)).rejects.toThrow();
+    expect(flushes).toEqual([]);
+    open();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    await closing;
+    expect(flushes).toEqual([{ timeoutMs: 5000 }]);
+    // An injected memory belongs to the caller: still open.
+    expect(await inner.count()).toBe(0);
+    await inner.close();
+    await handle.close(); // idempotent
+  });
+
+  it("closes a memory it opened itself", async () => {
+    const handle = await startServer({
+      config: { memory: { backend: "none", embedding_provider: "noop" } as never },
+      port: 0,
+      env: {},
+      logger: silentLogger,
+      allowUnauthenticatedLoopback: true,
+    });
+    await handle.close();
+    await expect(handle.memory.count()).rejects.toMatchObject({ code: "BACKEND_UNAVAILABLE" });
+  });
+
+  it("rejects with a clear error when the port is taken", async () => {
+    const first = await startServer({
+      memory: createInMemoryMemory(),
+      port: 0,
+      env: {},
+      logger: silentLogger,
+      allowUnauthenticatedLoopback: true,
+    });
+    try {
+      await expect(
+        startServer({
+          memory: createInMemoryMemory(),
+          port: first.port,
+          env: {},
+          logger: silentLogger,
+          allowUnauthenticatedLoopback: true,
+        }),
+      ).rejects.toThrow(/already in use.*--port/);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe("dist/main.mjs", () => {
+  it("prints the URL, data location and MCP instructions, serves, and exits 0 on SIGTERM", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "memory-main-"));
+    try {
+      const config = path.join(dir, "memory.toml");
+      const backend = sqliteBuilt ? "sqlite" : "none";
+      writeFileSync(
+        config,
+        `[memory]\nbackend = "${backend}"\ndata_dir = "."\nembedding_provider = "noop"\n`,
+      );
+      const child = spawn(
+        process.execPath,
+        [mainEntry, "--config", config, "--port", "0", "--allow-unauthenticated-loopback"],
+        { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const exited = waitForExit(child);
+      const stdout = collect(child.stdout);
+      const stderr = collect(child.stderr);
+      while (!stdout.text.includes("Ctrl-C")) {
+        if (child.exitCode !== null) throw new Error(`main.mjs exited: ${stderr.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const url = /listening on (http:\/\/\S+)/.exec(stdout.text)?.[1];
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(stdout.text).toContain(`MCP (HTTP):   ${url}/mcp`);
+      expect(stdout.text).toContain(`--mcp --config ${config}`);
+      expect(stdout.text).toContain(`data:         ${dir}`);
+      const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string };
+      expect(health.version).toMatch(/^\d+\.\d+\.\d+$/);
+      const stored = await fetch(`${url}/v1/memories`, {
+        method: "POST",
+        body: JSON.stringify({ key: "k", content: "stored through main.mjs" }),
+      });
+      expect(stored.status).toBe(200);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(stderr.text).toContain("SIGTERM: shutting down");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start without a token and says what to set", async () => {
+    const child = spawn(process.execPath, [mainEntry, "--port", "0"], {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? "", MEMORY_BACKEND: "none" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stderr = collect(child.stderr);
+    expect(await waitForExit(child)).toBe(1);
+    expect(stderr.text).toMatch(/^error: No server token is configured\. Set MEMORY_SERVER_TOKEN/);
+    expect(stderr.text).toContain("--allow-unauthenticated-loopback");
+  });
+});

@@ -1,0 +1,153 @@
+import { createInMemoryMemory, createTestEmbedder } from "@memory/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildMemoryContext, MEMORY_CONTEXT_HEADER } from "../src/index.js";
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((memory) => memory.close()));
+});
+
+function fresh() {
+  const memory = createInMemoryMemory();
+  open.push(memory);
+  return memory;
+}
+
+describe("buildMemoryContext", () => {
+  it("returns an empty context when nothing is stored", async () => {
+    const context = await buildMemoryContext(fresh(), "what editor do I use?");
+    expect(context).toEqual({ text: "", entries: [], truncated: false });
+  });
+
+  it("formats recalled and core memories as a [Memory context] block", async () => {
+    const memory = fresh();
+    await memory.store({
+      key: "editor",
+      content: "The user edits code in Neovim",
+      category: "core",
+    });
+    await memory.store({ key: "lunch", content: "Had ramen for lunch", category: "daily" });
+    const context = await buildMemoryContext(memory, "which editor for code?");
+    const lines = context.text.split("\n");
+    expect(lines[0]).toBe(MEMORY_CONTEXT_HEADER);
+    expect(lines).toContain("- [core] editor: The user edits code in Neovim");
+    expect(context.entries.map((entry) => entry.key)).toContain("editor");
+  });
+
+  it("lists an entry once when it is both recalled and a top core memory", async () => {
+    const memory = fresh();
+    await memory.store({
+      key: "editor",
+      content: "The user edits code in Neovim",
+      category: "core",
+    });
+    const context = await buildMemoryContext(memory, "Neovim code editor");
+    expect(context.entries.map((entry) => entry.key)).toEqual(["editor"]);
+    expect(context.text.match(/editor:/g)).toHaveLength(1);
+  });
+
+  it("puts recalled entries before core entries and respects coreLimit", async () => {
+    const memory = fresh();
+    for (let i = 0; i < 5; i++) {
+      await memory.store({
+        key: `rule-${i}`,
+        content: `Standing rule number ${i}`,
+        category: "core",
+      });
+    }
+    await memory.store({ key: "trip", content: "Flight to Lisbon on Friday", category: "daily" });
+    const context = await buildMemoryContext(memory, "Lisbon flight", { coreLimit: 2 });
+    expect(context.entries[0]?.key).toBe("trip");
+    expect(context.entries.filter((entry) => entry.category === "core")).toHaveLength(2);
+  });
+
+  it("stays within maxChars and says it truncated", async () => {
+    const memory = fresh();
+    for (let i = 0; i < 20; i++) {
+      await memory.store({
+        key: `fact-${i}`,
+        content: `fact ${i} ${"x".repeat(200)}`,
+        category: "core",
+      });
+    }
+    const context = await buildMemoryContext(memory, "fact", { coreLimit: 20, maxChars: 300 });
+    expect(context.text.length).toBeLessThanOrEqual(300);
+    expect(context.truncated).toBe(true);
+    expect(context.entries.length).toBeGreaterThan(0);
+  });
+
+  it("cuts one long entry to maxEntryChars and keeps it on one line", async () => {
+    const memory = fresh();
+    await memory.store({
+      key: "long",
+      content: `line one\nline two ${"y".repeat(1000)}`,
+      category: "core",
+    });
+    const context = await buildMemoryContext(memory, "", { maxEntryChars: 50 });
+    const line = context.text.split("\n")[1]!;
+    expect(line.startsWith("- [core] long: line one line two")).toBe(true);
+    expect(line.endsWith("…")).toBe(true);
+    expect(context.text.split("\n")).toHaveLength(2);
+  });
+
+  it("skips recall for an empty message but still adds core memories", async () => {
+    const memory = fresh();
+    await memory.store({ key: "name", content: "The user is called Ada", category: "core" });
+    await memory.store({ key: "chat", content: "hello there", category: "conversation" });
+    const context = await buildMemoryContext(memory, "   ");
+    expect(context.entries.map((entry) => entry.key)).toEqual(["name"]);
+  });
+
+  it("recalls only from the given namespace", async () => {
+    const memory = fresh();
+    await memory.store({
+      key: "a",
+      content: "Ada prefers tea",
+      namespace: "ada",
+      category: "daily",
+    });
+    await memory.store({
+      key: "b",
+      content: "Bob prefers tea",
+      namespace: "bob",
+      category: "daily",
+    });
+    const context = await buildMemoryContext(memory, "prefers tea", { namespace: "bob" });
+    expect(context.entries.map((entry) => entry.key)).toEqual(["b"]);
+  });
+
+  it("leaves out superseded core memories", async () => {
+    const memory = fresh();
+    await memory.store({ key: "old", content: "The user lives in Paris", category: "core" });
+    await memory.store({ key: "new", content: "The user lives in Rome", category: "core" });
+    await memory.markSuperseded("old", "new");
+    const context = await buildMemoryContext(memory, "where does the user live");
+    expect(context.entries.map((entry) => entry.key)).toEqual(["new"]);
+  });
+
+  it("drops vector-scored entries below minScore", async () => {
+    const memory = createInMemoryMemory({ embedder: createTestEmbedder() });
+    open.push(memory);
+    await memory.store({ key: "car", content: "The user drives a blue car", category: "daily" });
+    const strict = await buildMemoryContext(memory, "automobile", { minScore: 1.01, coreLimit: 0 });
+    expect(strict.entries).toEqual([]);
+    const loose = await buildMemoryContext(memory, "automobile", { minScore: 0, coreLimit: 0 });
+    expect(loose.entries.map((entry) => entry.key)).toEqual(["car"]);
+  });
+
+  it("keeps keyword-only hits whatever their raw score (no absolute scale to compare with)", async () => {
+    const memory = fresh();
+    await memory.store({ key: "tea", content: "Ada prefers green tea", category: "daily" });
+    const context = await buildMemoryContext(memory, "green tea", { minScore: 0.99, coreLimit: 0 });
+    expect(context.entries.map((entry) => entry.key)).toEqual(["tea"]);
+    expect(context.entries[0]?.explain?.source).toBe("keyword");
+  });
+
+  it("rejects when the backend fails instead of returning an empty context", async () => {
+    const memory = createInMemoryMemory();
+    await memory.close();
+    await expect(buildMemoryContext(memory, "anything")).rejects.toMatchObject({
+      code: "BACKEND_UNAVAILABLE",
+    });
+  });
+});
