@@ -1,0 +1,51 @@
+import { cjkIndexText, type NormalizedStoreInput } from "@memory/api";
+import { contentHash } from "./hashing.js";
+import type { EntryRow } from "./row-mapping.js";
+import type { StatementCache } from "./statement-cache.js";
+
+const RETURNING =
+  "doc_id, id, namespace, key, content, category, session_id, importance, superseded_by, content_hash, created_at, updated_at";
+
+// Upsert on (namespace, key). A store keeps id and created_at; an import may replace them
+// (@given_id / @given_created_at), so one statement serves both.
+const UPSERT = `
+INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, content_hash, cjk_text, created_at, updated_at)
+VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @content_hash, @cjk_text, @created_at, @updated_at)
+ON CONFLICT (namespace, key) DO UPDATE SET
+  id = coalesce(@given_id, memories.id),
+  created_at = coalesce(@given_created_at, memories.created_at),
+  content = excluded.content, category = excluded.category, session_id = excluded.session_id,
+  importance = excluded.importance, superseded_by = excluded.superseded_by,
+  content_hash = excluded.content_hash, cjk_text = excluded.cjk_text, updated_at = excluded.updated_at
+RETURNING ${RETURNING}`;
+
+export interface UpsertExtras {
+  id?: string | undefined;
+  createdAt?: string | undefined;
+  updatedAt: string;
+  supersededBy?: string | undefined;
+}
+
+/** Writes one entry (inside the caller's transaction) and returns the stored row. */
+export function upsertEntry(
+  statements: StatementCache,
+  input: NormalizedStoreInput,
+  extras: UpsertExtras,
+): EntryRow {
+  return statements.get(UPSERT).get({
+    id: extras.id ?? crypto.randomUUID(),
+    given_id: extras.id ?? null,
+    namespace: input.namespace,
+    key: input.key,
+    content: input.content,
+    category: input.category,
+    session_id: input.sessionId ?? null,
+    importance: input.importance ?? null,
+    superseded_by: extras.supersededBy ?? null,
+    content_hash: contentHash(input.content),
+    cjk_text: cjkIndexText(input.content),
+    created_at: extras.createdAt ?? extras.updatedAt,
+    given_created_at: extras.createdAt ?? null,
+    updated_at: extras.updatedAt,
+  }) as EntryRow;
+}

@@ -1,0 +1,9 @@
+export { createMemoryFromConfig, sqliteOptionsFromConfig } from "./create-memory-from-config.js";
+export { createSqliteMemory, SqliteMemory } from "./sqlite-memory.js";
+export {
+  type ResolvedSqliteOptions,
+  resolveSqliteOptions,
+  SQLITE_DEFAULTS,
+  type SqliteMemoryOptions,
+} from "./sqlite-options.js";
+export { VectorIndex } from "./vectors/vector-index.js";

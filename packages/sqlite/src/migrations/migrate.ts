@@ -1,0 +1,43 @@
+import { BackendUnavailableError } from "@memory/api";
+import type Database from "better-sqlite3";
+import { SCHEMA_V1, SCHEMA_VERSION } from "./schema.js";
+import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
+
+function readVersion(db: Database.Database): number {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get();
+  if (!hasMeta) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+    | { value: string }
+    | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+/**
+ * Runs on every open. Idempotent, never drops rows, and safe when several processes open the
+ * same file at once: the version is read again inside an IMMEDIATE transaction.
+ */
+export function migrate(db: Database.Database, file: string, log: (message: string) => void): void {
+  if (readVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const version = readVersion(db);
+    if (version > SCHEMA_VERSION) {
+      throw new BackendUnavailableError(
+        `The memory database ${file} has schema version ${version}, newer than this @memory/sqlite supports (${SCHEMA_VERSION}); upgrade @memory/sqlite.`,
+      );
+    }
+    if (version === SCHEMA_VERSION) return;
+    if (isSeedSchema(db)) {
+      upgradeSeedSchema(db, log);
+      log(
+        `@memory/sqlite: upgraded ${file} from the seed schema to version ${SCHEMA_VERSION}; every row was kept.`,
+      );
+    } else {
+      db.exec(SCHEMA_V1);
+    }
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
+      String(SCHEMA_VERSION),
+    );
+  }).immediate();
+}

@@ -1,0 +1,80 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { BackendUnavailableError } from "@memory/api";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+
+export interface OpenedDatabase {
+  db: Database.Database;
+  /** Absolute file name, or `:memory:`. */
+  file: string;
+  /** True when this package opened the connection (and so must close it). */
+  owned: boolean;
+  /** sqlite-vec version, or undefined when the extension could not be loaded. */
+  vecVersion: string | undefined;
+}
+
+/**
+ * Pragmas, each with its reason:
+ * - WAL: readers never block the writer, and several processes can share the file.
+ * - synchronous=NORMAL: in WAL mode a crash can lose the last commits on power loss but never
+ *   corrupts the file; FULL would fsync on every commit and cost ~10x on single stores.
+ * - busy_timeout=5000: other processes hold the write lock for milliseconds; wait, don't fail.
+ * - temp_store=MEMORY: sorts for ORDER BY/GROUP BY stay off disk.
+ * - cache_size=-65536: 64 MiB page cache, enough for the FTS index hot set at 100k entries.
+ * - mmap_size=256 MiB: reads of the main file go through the page cache of the OS, no copy.
+ */
+export function applyPragmas(db: Database.Database): void {
+  db.pragma("busy_timeout = 5000");
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("temp_store = MEMORY");
+  db.pragma("cache_size = -65536");
+  db.pragma("mmap_size = 268435456");
+  db.pragma("foreign_keys = OFF");
+}
+
+function loadVec(db: Database.Database): string | undefined {
+  try {
+    sqliteVec.load(db);
+    return (db.prepare("SELECT vec_version() AS v").get() as { v: string }).v;
+  } catch {
+    // Vector search runs on the in-memory index; sqlite-vec only adds SQL helpers (vec_*).
+    return undefined;
+  }
+}
+
+/** Opens (or adopts) the connection. Every failure names the file and what to check. */
+export function openDatabase(options: {
+  path?: string;
+  database?: Database.Database;
+}): OpenedDatabase {
+  if (options.database) {
+    const db = options.database;
+    applyPragmas(db);
+    return { db, file: db.name, owned: false, vecVersion: loadVec(db) };
+  }
+  const path = options.path;
+  if (!path) {
+    throw new BackendUnavailableError(
+      "The sqlite backend needs a database file: pass `path` (or an open `database`), or set [sqlite].path / data_dir in memory.toml.",
+    );
+  }
+  const file = path === ":memory:" ? path : resolve(path);
+  let db: Database.Database | undefined;
+  try {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file);
+    applyPragmas(db);
+    // Reading the schema is what detects a file that is not a database.
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+  } catch (error) {
+    db?.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BackendUnavailableError(
+      `Cannot open the memory database ${file}: ${reason}. Check that the file is a SQLite database and that its directory is writable, move a corrupt file away (a new one is created), or set fallbackToNone to continue without memory.`,
+      { cause: error, details: { file } },
+    );
+  }
+  return { db, file, owned: true, vecVersion: loadVec(db) };
+}
