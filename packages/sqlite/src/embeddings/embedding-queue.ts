@@ -47,6 +47,9 @@ export class EmbeddingQueue {
         } catch (error) {
           this.lastError = error;
         }
+        // Give waiting I/O (HTTP requests of a server using this store) a turn between batches,
+        // even when the provider resolved without ever leaving the microtask queue.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.#running = undefined;

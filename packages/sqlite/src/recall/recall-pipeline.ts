@@ -45,7 +45,8 @@ const LIKE_MAX_SCORE = 0.5;
 function ranked(rows: Map<string, EntryRow>, candidates: FusedCandidate[]): RankableEntry[] {
   return candidates.flatMap((candidate) => {
     const row = rows.get(candidate.id);
-    return row ? [{ entry: toEntry(row), candidate }] : [];
+    // Vector candidates carry their BLOB for rescoring; it is attached later only when asked for.
+    return row ? [{ entry: toEntry({ ...row, embedding: null }), candidate }] : [];
   });
 }
 

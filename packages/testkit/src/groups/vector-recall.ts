@@ -47,6 +47,19 @@ export function vectorRecallGroup(options: ConformanceOptions): void {
       expect(keys(results)).toContain("coffee");
     });
 
+    it("returns embeddings with recall results only when asked", async (context) => {
+      const probe = await instances.create(createTestEmbedder());
+      if (!probe.capabilities.vectorSearch) return context.skip();
+      const memory = await seeded();
+      for (const mode of ["hybrid", "embedding"] as const) {
+        const plain = await memory.recall("automobile tyres", { mode });
+        expect(plain.length).toBeGreaterThan(0);
+        expect(plain.every((entry) => entry.embedding === undefined)).toBe(true);
+        const withVectors = await memory.recall("automobile tyres", { mode, withEmbeddings: true });
+        expect(withVectors[0]!.embedding).toHaveLength(64);
+      }
+    });
+
     it("degrades to keyword recall and says why when no embedder is configured", async () => {
       const memory = await instances.create();
       await memory.store({ key: "car", content: "My car needs new tyres" });
