@@ -3,8 +3,8 @@ import { contentHash } from "./hashing.js";
 import type { EntryRow } from "./row-mapping.js";
 import type { StatementCache } from "./statement-cache.js";
 
-const RETURNING =
-  "doc_id, id, namespace, key, content, category, session_id, importance, superseded_by, content_hash, created_at, updated_at";
+// Only what the database decides comes back; echoing the content would copy every string twice.
+const RETURNING = "doc_id, id, created_at";
 
 // Upsert on (namespace, key). A store keeps id and created_at; an import may replace them
 // (@given_id / @given_created_at), so one statement serves both.
@@ -32,7 +32,8 @@ export function upsertEntry(
   input: NormalizedStoreInput,
   extras: UpsertExtras,
 ): EntryRow {
-  return statements.get(UPSERT).get({
+  const hash = contentHash(input.content);
+  const decided = statements.get(UPSERT).get({
     id: extras.id ?? crypto.randomUUID(),
     given_id: extras.id ?? null,
     namespace: input.namespace,
@@ -42,10 +43,22 @@ export function upsertEntry(
     session_id: input.sessionId ?? null,
     importance: input.importance ?? null,
     superseded_by: extras.supersededBy ?? null,
-    content_hash: contentHash(input.content),
+    content_hash: hash,
     cjk_text: cjkIndexText(input.content),
     created_at: extras.createdAt ?? extras.updatedAt,
     given_created_at: extras.createdAt ?? null,
     updated_at: extras.updatedAt,
-  }) as EntryRow;
+  }) as Pick<EntryRow, "doc_id" | "id" | "created_at">;
+  return {
+    ...decided,
+    namespace: input.namespace,
+    key: input.key,
+    content: input.content,
+    category: input.category,
+    session_id: input.sessionId ?? null,
+    importance: input.importance ?? null,
+    superseded_by: extras.supersededBy ?? null,
+    content_hash: hash,
+    updated_at: extras.updatedAt,
+  };
 }
