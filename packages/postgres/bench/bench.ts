@@ -1,0 +1,343 @@
+/**
+ * Benchmark of @memory/postgres (not a test): bulk import rate, then recall latency for bm25,
+ * embedding (HNSW, with recall@10 against an exact scan) and hybrid.
+ *
+ *   pnpm --filter @memory/postgres bench -- --size 100000
+ *   MEMORY_BENCH_POSTGRES_URL=postgresql://... tsx bench/bench.ts --size 1000000 --ef-search 100
+ *
+ * Data: `clusters` Gaussian clusters in `dims` dimensions (a mixture of Gaussians, L2-normalized),
+ * each with its own topic words, so keyword and vector relevance agree the way real notes do.
+ */
+import {
+  type EmbeddingProvider,
+  embeddingFingerprint,
+  type ImportEntry,
+  l2Normalize,
+} from "@memory/api";
+import pg from "pg";
+import { createPostgresMemory } from "../src/index.js";
+import { encodeVector } from "../src/sql.js";
+
+interface Args {
+  size: number;
+  queries: number;
+  exactQueries: number;
+  dims: number;
+  clusters: number;
+  efSearch: number;
+  m: number;
+  efConstruction: number;
+  buildMemoryMb: number;
+  keep: boolean;
+  reuse: boolean;
+  schema: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    size: 100_000,
+    queries: 300,
+    exactQueries: 100,
+    dims: 384,
+    clusters: 256,
+    efSearch: 200,
+    m: 16,
+    efConstruction: 64,
+    buildMemoryMb: 1024,
+    keep: false,
+    reuse: false,
+    schema: "",
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.replace(/^--/, "").replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+    if (name === "keep" || name === "reuse") {
+      args[name] = true;
+      continue;
+    }
+    if (!(name in args)) throw new Error(`unknown option --${argv[i]}`);
+    const value = argv[++i]!;
+    (args as unknown as Record<string, unknown>)[name] = name === "schema" ? value : Number(value);
+  }
+  args.schema ||= `bench_${args.size}`;
+  return args;
+}
+
+/** mulberry32: a small seeded PRNG, so every run builds the same data. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(next: () => number): number {
+  const u = Math.max(next(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
+}
+
+const SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "ne",
+  "ru",
+  "sa",
+  "ti",
+  "vo",
+  "ze",
+  "pa",
+  "do",
+  "fi",
+  "gu",
+  "ha",
+  "je",
+  "bo",
+];
+
+function word(n: number): string {
+  let out = "";
+  let value = n + 17;
+  do {
+    out += SYLLABLES[value % SYLLABLES.length];
+    value = Math.floor(value / SYLLABLES.length);
+  } while (value > 0);
+  return out;
+}
+
+// Real sentence embeddings have a low intrinsic dimension: they vary along a few dozen
+// directions, not 384 independent ones. So the mixture of Gaussians lives in a 16-dimensional
+// latent space (256 clusters), is mapped to 384 dimensions by a fixed random matrix, and gets a
+// little isotropic noise. (Isotropic 384-d clusters make every in-cluster neighbour a near-tie,
+// which no ANN index, and no real embedder, produces.)
+const LATENT = 16;
+
+class Corpus {
+  readonly centers: Float64Array[] = [];
+  readonly topics: string[][] = [];
+  readonly common: string[] = [];
+  readonly projection: Float64Array;
+
+  constructor(readonly args: Args) {
+    const next = random(42);
+    this.projection = Float64Array.from({ length: args.dims * LATENT }, () => gaussian(next));
+    for (let c = 0; c < args.clusters; c++) {
+      this.centers.push(Float64Array.from({ length: LATENT }, () => gaussian(next)));
+      this.topics.push(Array.from({ length: 40 }, (_, i) => word(1000 + c * 40 + i)));
+    }
+    for (let i = 0; i < 300; i++) this.common.push(word(i));
+  }
+
+  /** A point of cluster `c`: latent center + noise (sigma 0.35), projected, + noise (0.05), normalized. */
+  vector(c: number, next: () => number): number[] {
+    const center = this.centers[c]!;
+    const latent = Array.from(center, (value) => value + 0.35 * gaussian(next));
+    const out = new Array<number>(this.args.dims);
+    for (let d = 0; d < this.args.dims; d++) {
+      let sum = 0;
+      const row = d * LATENT;
+      for (let j = 0; j < LATENT; j++) sum += this.projection[row + j]! * latent[j]!;
+      out[d] = sum / Math.sqrt(LATENT) + 0.05 * gaussian(next);
+    }
+    return l2Normalize(out);
+  }
+
+  text(c: number, next: () => number): string {
+    const topic = this.topics[c]!;
+    const words: string[] = [];
+    for (let i = 0; i < 6; i++) words.push(topic[Math.floor(next() ** 2 * topic.length)]!);
+    for (let i = 0; i < 6; i++) words.push(this.common[Math.floor(next() * this.common.length)]!);
+    return words.join(" ");
+  }
+
+  async *entries(): AsyncGenerator<ImportEntry> {
+    const next = random(7);
+    const created = Date.parse("2026-01-01T00:00:00.000Z");
+    for (let i = 0; i < this.args.size; i++) {
+      const c = Math.floor(next() * this.args.clusters);
+      const at = new Date(created + i * 1000).toISOString();
+      yield {
+        key: `note-${i}`,
+        content: this.text(c, next),
+        category: "core",
+        embedding: this.vector(c, next),
+        createdAt: at,
+        updatedAt: at,
+      };
+    }
+  }
+
+  queries(count: number): { text: string; vector: number[] }[] {
+    const next = random(99);
+    return Array.from({ length: count }, () => {
+      const c = Math.floor(next() * this.args.clusters);
+      const topic = this.topics[c]!;
+      const text = `${topic[Math.floor(next() * 10)]} ${topic[Math.floor(next() * 10)]} ${this.common[Math.floor(next() * 300)]}`;
+      return { text, vector: this.vector(c, next) };
+    });
+  }
+}
+
+/** Hands out the benchmark's precomputed query vectors; documents come with their embedding. */
+function lookupEmbedder(dims: number, vectors: Map<string, number[]>): EmbeddingProvider {
+  return {
+    name: "bench",
+    model: "gaussian-mixture",
+    dimensions: dims,
+    fingerprint: embeddingFingerprint("bench", "gaussian-mixture", dims),
+    async embed(texts) {
+      return texts.map((text) => {
+        const vector = vectors.get(text);
+        if (!vector) throw new Error(`no benchmark vector for ${JSON.stringify(text)}`);
+        return vector;
+      });
+    },
+    async embedOne(text) {
+      return (await this.embed([text]))[0]!;
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timeQueries(run: (index: number) => Promise<unknown>, count: number) {
+  for (let i = 0; i < Math.min(20, count); i++) await run(i); // warm-up: plans, caches
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await run(i);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const url =
+    process.env.MEMORY_BENCH_POSTGRES_URL ??
+    process.env.MEMORY_TEST_POSTGRES_URL ??
+    "postgresql://postgres@127.0.0.1:5432/memory_test";
+  const corpus = new Corpus(args);
+  const queries = corpus.queries(args.queries);
+  const embedder = lookupEmbedder(
+    args.dims,
+    new Map(queries.map((query) => [query.text, query.vector])),
+  );
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  // --reuse keeps a schema imported by an earlier --keep run and measures recall only.
+  const existing = await admin.query("SELECT to_regclass($1) IS NOT NULL AS present", [
+    `"${args.schema}".memories`,
+  ]);
+  const reuse = args.reuse && existing.rows[0].present;
+  if (!reuse) await admin.query(`DROP SCHEMA IF EXISTS "${args.schema}" CASCADE`);
+  const memory = createPostgresMemory({
+    connectionString: url,
+    schema: args.schema,
+    embedder,
+    hnsw: {
+      m: args.m,
+      efConstruction: args.efConstruction,
+      efSearch: args.efSearch,
+      buildMemoryMb: args.buildMemoryMb,
+    },
+    settings: { fts_early_return_score: 1 },
+  });
+  const result: Record<string, unknown> = { args, node: process.version };
+  try {
+    if (!reuse) await importCorpus();
+    await measureRecall();
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await memory.close();
+    if (!args.keep) await admin.query(`DROP SCHEMA IF EXISTS "${args.schema}" CASCADE`);
+    await admin.end();
+  }
+
+  async function importCorpus(): Promise<void> {
+    const started = performance.now();
+    let lastLog = started;
+    let loaded = started;
+    const report = await memory.importEntries(corpus.entries(), {
+      onProgress: ({ done }) => {
+        loaded = performance.now();
+        if (performance.now() - lastLog > 10_000) {
+          lastLog = performance.now();
+          console.error(
+            `  imported ${done} (${Math.round(done / ((lastLog - started) / 1000))} rows/s)`,
+          );
+        }
+      },
+    });
+    const importSeconds = (performance.now() - started) / 1000;
+    if (report.rejected.length > 0)
+      throw new Error(`rejected ${report.rejected.length}: ${report.rejected[0]?.message}`);
+    // The last progress report comes when the last row is written; the rest is the one HNSW
+    // build that a bulk import into an empty store does at the end.
+    const loadSeconds = (loaded - started) / 1000;
+    result.import = {
+      rows: report.imported,
+      loadSeconds,
+      loadRowsPerSecond: report.imported / loadSeconds,
+      indexBuildSeconds: importSeconds - loadSeconds,
+      totalSeconds: importSeconds,
+      totalRowsPerSecond: report.imported / importSeconds,
+    };
+    console.error(
+      `import: ${report.imported} rows in ${importSeconds.toFixed(1)} s (load ${loadSeconds.toFixed(1)} s)`,
+    );
+    await admin.query(`ANALYZE "${args.schema}".memories`);
+    await admin.query(`ANALYZE "${args.schema}".memory_vectors`);
+    const size = await admin.query(
+      `SELECT pg_size_pretty(pg_total_relation_size('"${args.schema}".memories')) AS memories,
+              pg_size_pretty(pg_total_relation_size('"${args.schema}".memory_vectors')) AS vectors`,
+    );
+    result.size = size.rows[0];
+  }
+
+  async function measureRecall(): Promise<void> {
+    const limit = 10;
+    result.bm25 = await timeQueries(
+      (i) => memory.recall(queries[i]!.text, { mode: "bm25", limit }),
+      args.queries,
+    );
+    result.embedding = await timeQueries(
+      (i) => memory.recall(queries[i]!.text, { mode: "embedding", limit }),
+      args.queries,
+    );
+    result.hybrid = await timeQueries(
+      (i) => memory.recall(queries[i]!.text, { mode: "hybrid", limit }),
+      args.queries,
+    );
+
+    // recall@10 of the HNSW path against an exact scan (sequential, index scans disabled).
+    await admin.query("SET enable_indexscan = off");
+    await admin.query("SET max_parallel_workers_per_gather = 2");
+    let found = 0;
+    const exactCount = Math.min(args.exactQueries, queries.length);
+    for (let i = 0; i < exactCount; i++) {
+      const query = queries[i]!;
+      const exact = await admin.query<{ id: string }>(
+        `SELECT memory_id AS id FROM "${args.schema}".memory_vectors ORDER BY embedding <=> $1::vector LIMIT ${limit}`,
+        [encodeVector(query.vector)],
+      );
+      const approximate = new Set(
+        (await memory.recall(query.text, { mode: "embedding", limit })).map((entry) => entry.id),
+      );
+      found += exact.rows.filter((row) => approximate.has(row.id)).length;
+    }
+    result.recallAt10 = found / (exactCount * limit);
+  }
+}
+
+await main();

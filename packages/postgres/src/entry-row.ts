@@ -1,0 +1,38 @@
+import type { MemoryEntry } from "@memory/api";
+import { decodeVectorText } from "./sql.js";
+
+/** The entry columns every read selects, from alias `m`. */
+export const ENTRY_COLUMNS =
+  "m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.created_at, m.updated_at";
+
+export interface EntryRow {
+  id: string;
+  namespace: string;
+  key: string;
+  content: string;
+  category: string;
+  session_id: string | null;
+  importance: number | null;
+  superseded_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+  embedding?: string | null;
+}
+
+/** A database row as a `MemoryEntry`; timestamps in the fixed `toISOString()` format. */
+export function rowToEntry(row: EntryRow): MemoryEntry {
+  const entry: MemoryEntry = {
+    id: row.id,
+    key: row.key,
+    content: row.content,
+    category: row.category,
+    namespace: row.namespace,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+  if (row.session_id !== null) entry.sessionId = row.session_id;
+  if (row.importance !== null) entry.importance = row.importance;
+  if (row.superseded_by !== null) entry.supersededBy = row.superseded_by;
+  if (typeof row.embedding === "string") entry.embedding = decodeVectorText(row.embedding);
+  return entry;
+}

@@ -1,0 +1,270 @@
+import {
+  type ImportEntry,
+  type ImportOptions,
+  type ImportReport,
+  MemoryError,
+  type NormalizedImportEntry,
+  normalizeImportEntry,
+  nowIso,
+  validateEmbedding,
+} from "@memory/api";
+import type pg from "pg";
+import type { EmbeddingJob } from "./deferred-embeddings.js";
+import { isConnectionError } from "./postgres-errors.js";
+import type { Tables } from "./recall-query.js";
+import { searchText } from "./search-text.js";
+import { contentHash, encodeVector, Params } from "./sql.js";
+import type { VectorState } from "./vector-store.js";
+
+// 1000 rows x 13 parameters stays far below PostgreSQL's 65 535-parameter limit, and a batch is
+// big enough that per-statement overhead disappears (measured in bench/).
+const BATCH_SIZE = 1000;
+
+export interface ImportContext {
+  tables: Tables;
+  /** Quoted schema name. */
+  schema: string;
+  /** Set when vectors can be written. */
+  vector: VectorState | undefined;
+  /** True when a vector table exists, so vectors of changed content must be deleted. */
+  staleVectors: boolean;
+  /** Embeds entries that come without an embedding (absent: leave them pending). */
+  embed: ((texts: string[]) => Promise<(number[] | undefined)[]>) | undefined;
+  /** Queues entries left without an embedding for deferred embedding. */
+  onDeferred: ((job: EmbeddingJob) => void) | undefined;
+  /**
+   * Bulk-load hooks. HNSW insertion costs far more than the row itself, so a large import into an
+   * empty vector table drops the index and builds it once at the end (a build is several times
+   * faster than as many inserts). Absent when there are no vectors.
+   */
+  bulk:
+    | { isEmpty(): Promise<boolean>; dropIndex(): Promise<void>; buildIndex(): Promise<void> }
+    | undefined;
+  transaction: <T>(operation: string, work: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
+  assertOpen: () => void;
+}
+
+interface Item {
+  index: number;
+  entry: NormalizedImportEntry;
+  hash: string;
+  vector: number[] | undefined;
+}
+
+function lostConnection(error: unknown): boolean {
+  return (
+    isConnectionError(error) || isConnectionError((error as { cause?: unknown } | null)?.cause)
+  );
+}
+
+function rejection(index: number, key: unknown, error: unknown) {
+  const code = MemoryError.isInstance(error) ? error.code : "INVALID_INPUT";
+  const message = error instanceof Error ? error.message : String(error);
+  return { index, ...(typeof key === "string" ? { key } : {}), code, message };
+}
+
+/**
+ * One statement per batch: a multi-row VALUES list upserted on (namespace, key), with vectors
+ * in pgvector's binary format and the tsvector computed by the server. Given ids and timestamps
+ * are kept; missing ones come from the stored entry, then from now.
+ */
+function batchStatement(
+  items: readonly Item[],
+  context: ImportContext,
+): { text: string; values: unknown[] } {
+  const params = new Params();
+  const now = params.add(nowIso());
+  const vector = context.vector;
+  const rows = items.map(({ entry, hash, vector: embedding }) => {
+    const cells = [
+      params.add(entry.id ?? null),
+      params.add(entry.namespace),
+      params.add(entry.key),
+      params.add(entry.content),
+      params.add(entry.category),
+      params.add(entry.sessionId ?? null),
+      `${params.add(entry.importance ?? null)}::float8`,
+      params.add(entry.supersededBy ?? null),
+      `${params.add(entry.createdAt ?? null)}::timestamptz`,
+      `${params.add(entry.updatedAt ?? null)}::timestamptz`,
+      params.add(hash),
+      params.add(searchText(entry.key, entry.content)),
+    ];
+    if (vector) {
+      cells.push(
+        embedding
+          ? `${params.add(encodeVector(embedding))}::${vector.vectorType}`
+          : `NULL::${vector.vectorType}`,
+      );
+    }
+    return `(${cells.join(", ")})`;
+  });
+  const { memories, vectors } = context.tables;
+  const columns =
+    "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_text";
+  const ctes = [
+    `v (${columns}${vector ? ", embedding" : ""}) AS (VALUES ${rows.join(", ")})`,
+    `up AS (
+      INSERT INTO ${memories} AS m
+        (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search)
+      SELECT coalesce(v.id, e.id, gen_random_uuid()::text), v.namespace, v.key, v.content, v.category, v.session_id,
+        v.importance, v.superseded_by, coalesce(v.created_at, e.created_at, v.updated_at, ${now}::timestamptz),
+        coalesce(v.updated_at, v.created_at, ${now}::timestamptz), v.content_hash,
+        setweight(to_tsvector('simple', v.search_text), 'A')
+      FROM v LEFT JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
+      ON CONFLICT (namespace, key) DO UPDATE SET
+        id = excluded.id, content = excluded.content, category = excluded.category, session_id = excluded.session_id,
+        importance = excluded.importance, superseded_by = excluded.superseded_by, created_at = excluded.created_at,
+        updated_at = excluded.updated_at, updated_seq = nextval('${context.schema}.memory_write_seq'),
+        content_hash = excluded.content_hash, search = excluded.search
+      RETURNING m.id, m.namespace, m.key, m.content_hash
+    )`,
+  ];
+  if (vector) {
+    ctes.push(`vec AS (
+      INSERT INTO ${vectors} (memory_id, content_hash, embedding)
+      SELECT up.id, up.content_hash, v.embedding FROM up JOIN v ON v.namespace = up.namespace AND v.key = up.key
+      WHERE v.embedding IS NOT NULL
+      ON CONFLICT (memory_id) DO UPDATE SET embedding = excluded.embedding, content_hash = excluded.content_hash
+    )`);
+  }
+  if (context.staleVectors) {
+    ctes.push(`stale AS (
+      DELETE FROM ${vectors} x USING up JOIN v ON v.namespace = up.namespace AND v.key = up.key
+      WHERE x.memory_id = up.id AND x.content_hash <> up.content_hash ${vector ? "AND v.embedding IS NULL" : ""}
+    )`);
+  }
+  return {
+    text: `WITH ${ctes.join(",\n")} SELECT up.id, up.namespace, up.key FROM up`,
+    values: params.values,
+  };
+}
+
+async function writeBatch(items: Item[], context: ImportContext): Promise<Map<string, string>> {
+  const statement = batchStatement(items, context);
+  const result = await context.transaction("importEntries", (client) =>
+    client.query<{ id: string; namespace: string; key: string }>(statement.text, statement.values),
+  );
+  return new Map(result.rows.map((row) => [`${row.namespace}\u0000${row.key}`, row.id]));
+}
+
+/** Streams entries into the database in batches; bad entries are reported and skipped. */
+export async function importEntries(
+  entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+  options: ImportOptions,
+  context: ImportContext,
+): Promise<ImportReport> {
+  const report: ImportReport = { imported: 0, rejected: [] };
+  let batch: Item[] = [];
+  let keys = new Set<string>();
+  // Only an import into an empty vector table qualifies: then nobody relies on the index yet.
+  const bulkEligible = context.bulk ? await context.bulk.isEmpty() : false;
+  let flushes = 0;
+  let indexDropped = false;
+  // One batch is written while the next one is validated and encoded, so JavaScript and the
+  // server work at the same time. Batches still reach the server one after the other, in
+  // input order, so a key repeated in a later batch still wins.
+  let writing: Promise<void> = Promise.resolve();
+
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    keys = new Set();
+    await writing;
+    context.assertOpen();
+    // The second batch shows the import is large; a handful of entries keeps the index.
+    if (bulkEligible && !indexDropped && ++flushes >= 2) {
+      await context.bulk!.dropIndex();
+      indexDropped = true;
+    }
+    writing = writeItems(items, context, report, options);
+    // Surfaces at the next await of `writing`; keeps Node from calling it unhandled meanwhile.
+    writing.catch(() => {});
+  };
+
+  try {
+    let index = 0;
+    for await (const raw of entries as AsyncIterable<ImportEntry>) {
+      const position = index++;
+      if (options.signal?.aborted) throw options.signal.reason ?? new Error("import aborted");
+      let entry: NormalizedImportEntry;
+      try {
+        entry = normalizeImportEntry(raw);
+        if (entry.embedding !== undefined && context.vector)
+          validateEmbedding(entry.embedding, context.vector.dimensions);
+      } catch (error) {
+        report.rejected.push(rejection(position, (raw as { key?: unknown } | null)?.key, error));
+        continue;
+      }
+      const identity = `${entry.namespace}\u0000${entry.key}`;
+      // ON CONFLICT cannot touch one row twice in a statement: a repeated key starts a new batch.
+      if (keys.has(identity)) {
+        await flush();
+        await writing;
+      }
+      keys.add(identity);
+      batch.push({
+        index: position,
+        entry,
+        hash: contentHash(entry.content),
+        vector: context.vector ? entry.embedding : undefined,
+      });
+      if (batch.length >= BATCH_SIZE) await flush();
+    }
+    await flush();
+    await writing;
+  } finally {
+    await writing.catch(() => {});
+    if (indexDropped) await context.bulk!.buildIndex();
+  }
+  report.rejected.sort((a, b) => a.index - b.index);
+  return report;
+}
+
+/** Embeds what is missing, writes one batch, and isolates bad rows when the batch fails. */
+async function writeItems(
+  items: Item[],
+  context: ImportContext,
+  report: ImportReport,
+  options: ImportOptions,
+) {
+  if (context.embed) {
+    const missing = items.filter((item) => item.vector === undefined);
+    if (missing.length > 0) {
+      const vectors = await context.embed(missing.map((item) => item.entry.content));
+      missing.forEach((item, i) => {
+        item.vector = vectors[i];
+      });
+    }
+  }
+  let written: { item: Item; id: string }[] = [];
+  try {
+    const ids = await writeBatch(items, context);
+    written = items.map((item) => ({
+      item,
+      id: ids.get(`${item.entry.namespace}\u0000${item.entry.key}`)!,
+    }));
+  } catch (error) {
+    if (lostConnection(error)) throw error;
+    // One bad row (an id used by another key, ...) fails the whole statement: retry one by
+    // one to find it, report it, and keep the rest.
+    for (const item of items) {
+      try {
+        const ids = await writeBatch([item], context);
+        written.push({ item, id: ids.values().next().value! });
+      } catch (single) {
+        if (lostConnection(single)) throw single;
+        report.rejected.push(rejection(item.index, item.entry.key, single));
+      }
+    }
+  }
+  report.imported += written.length;
+  if (context.onDeferred) {
+    for (const { item, id } of written) {
+      if (item.vector === undefined)
+        context.onDeferred({ id, content: item.entry.content, hash: item.hash });
+    }
+  }
+  options.onProgress?.({ done: report.imported + report.rejected.length });
+}

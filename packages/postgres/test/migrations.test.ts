@@ -1,0 +1,131 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { MemoryError } from "@memory/api";
+import { createTestEmbedder } from "@memory/testkit";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { createPostgresMemory, MIGRATIONS, SCHEMA_VERSION } from "../src/index.js";
+import { admin, schemaRegistry, TEST_URL } from "./helpers.js";
+
+const run = promisify(execFile);
+const schemas = schemaRegistry("mig");
+afterAll(() => schemas.dropAll());
+
+const child = fileURLToPath(new URL("./fixtures/migrate-child.mjs", import.meta.url));
+const dist = fileURLToPath(new URL("../dist/index.mjs", import.meta.url));
+
+describe("postgres: migrations", () => {
+  it("ends with one correct schema when 4 processes migrate at once", async () => {
+    expect(existsSync(dist), "build first: npx tsdown").toBe(true);
+    const schema = schemas.next();
+    const outputs = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        run(process.execPath, [child, TEST_URL, schema, String(n)], { timeout: 60_000 }),
+      ),
+    );
+    for (const { stdout } of outputs)
+      expect(JSON.parse(stdout)).toEqual({ ok: true, vector: "ok" });
+    const versions = await admin<{ version: number }>(
+      `SELECT version FROM "${schema}".memory_migrations ORDER BY version`,
+    );
+    expect(versions.map((row) => row.version)).toEqual(
+      MIGRATIONS.map((migration) => migration.version),
+    );
+    const meta = await admin<{ key: string; value: string }>(
+      `SELECT key, value FROM "${schema}".memory_meta ORDER BY key`,
+    );
+    expect(meta).toEqual([
+      { key: "embedding_dimensions", value: "8" },
+      { key: "embedding_fingerprint", value: "child:fixed:8" },
+    ]);
+    const tables = await admin<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+      [schema],
+    );
+    expect(tables.map((row) => row.table_name)).toEqual([
+      "memories",
+      "memory_meta",
+      "memory_migrations",
+      "memory_vectors",
+    ]);
+    const indexes = await admin<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = $1",
+      [schema],
+    );
+    expect(indexes.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining(["memories_search", "memory_vectors_hnsw"]),
+    );
+    const rows = await admin<{ n: string; v: string }>(
+      `SELECT (SELECT count(*) FROM "${schema}".memories) AS n, (SELECT count(*) FROM "${schema}".memory_vectors) AS v`,
+    );
+    expect(rows[0]).toEqual({ n: "4", v: "4" });
+  });
+
+  it("is idempotent: reopening an up-to-date schema applies nothing and keeps the data", async () => {
+    const schema = schemas.next();
+    const first = createPostgresMemory({ connectionString: TEST_URL, schema });
+    await first.store({ key: "k", content: "kept" });
+    await first.close();
+    const second = createPostgresMemory({ connectionString: TEST_URL, schema });
+    expect((await second.get("k"))!.content).toBe("kept");
+    expect((await second.healthCheck()).details.schemaVersion).toBe(SCHEMA_VERSION);
+    await second.close();
+    const versions = await admin(`SELECT version FROM "${schema}".memory_migrations`);
+    expect(versions).toHaveLength(MIGRATIONS.length);
+  });
+
+  it("does no I/O in the constructor: a bad URL fails only when used, with BACKEND_UNAVAILABLE", async () => {
+    const memory = createPostgresMemory({
+      connectionString: "postgresql://postgres@127.0.0.1:1/none",
+      schema: "x",
+    });
+    const error = await memory.count().catch((caught) => caught);
+    expect(MemoryError.hasCode(error, "BACKEND_UNAVAILABLE")).toBe(true);
+    expect((error as Error).message).toMatch(/unavailable/);
+    const health = await memory.healthCheck();
+    expect(health.ok).toBe(false);
+    await memory.close();
+  });
+
+  it("names the exact CREATE EXTENSION statement when the role may not create pgvector", async () => {
+    const suffix = schemas.next().slice(-10);
+    const database = `memory_noext_${suffix}`;
+    const role = `memory_user_${suffix}`;
+    await admin(`CREATE ROLE ${role} LOGIN`);
+    await admin(`CREATE DATABASE ${database} OWNER ${role}`);
+    try {
+      const url = new URL(TEST_URL);
+      url.username = role;
+      url.pathname = `/${database}`;
+      const memory = createPostgresMemory({
+        connectionString: url.toString(),
+        schema: "app",
+        embedder: createTestEmbedder(),
+      });
+      const error = await memory.count().catch((caught) => caught);
+      expect(MemoryError.hasCode(error, "CONFIG")).toBe(true);
+      expect((error as Error).message).toContain("CREATE EXTENSION IF NOT EXISTS vector;");
+      expect((error as Error).message).toContain(database);
+      await memory.close();
+      // Without an embedder the same role works, keyword-only.
+      const keywordOnly = createPostgresMemory({ connectionString: url.toString(), schema: "app" });
+      await keywordOnly.store({ key: "k", content: "keyword only works" });
+      expect((await keywordOnly.recall("keyword"))[0]!.explain!.degraded).toMatch(/provider/);
+      await keywordOnly.close();
+    } finally {
+      await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin(`DROP ROLE IF EXISTS ${role}`);
+    }
+  });
+
+  it("never ends an injected pool", async () => {
+    const pool = new pg.Pool({ connectionString: TEST_URL, max: 2 });
+    const memory = createPostgresMemory({ pool, schema: schemas.next() });
+    await memory.store({ key: "k", content: "v" });
+    await memory.close();
+    expect((await pool.query("SELECT 1 AS one")).rows[0].one).toBe(1);
+    await pool.end();
+  });
+});

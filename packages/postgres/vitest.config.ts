@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Real-server tests: creating a database or a schema waits on the server's checkpoints when
+    // it is busy, so the 5 s default is too tight. Nothing here asserts on time.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
