@@ -52,6 +52,20 @@ describe("local provider worker thread", () => {
     expect(ticks).toBeGreaterThan(20);
   }, 60_000);
 
+  it("answers a query before document batches queued ahead of it", async () => {
+    const finished: string[] = [];
+    const track = (name: string, work: Promise<unknown>) =>
+      work.then(() => {
+        finished.push(name);
+      });
+    const running = track("running batch", provider.embed(MANY.slice(0, 50)));
+    const queued = track("queued batch", provider.embed(MANY.slice(50, 100)));
+    const query = track("query", provider.embed(["which host failed?"], { purpose: "query" }));
+    await Promise.all([running, queued, query]);
+    // The running batch cannot be preempted; the queued one must wait for the query.
+    expect(finished.indexOf("query")).toBeLessThan(finished.indexOf("queued batch"));
+  }, 60_000);
+
   it("returns the same vectors as the in-thread engine (same guards, same code)", async () => {
     const texts = [
       "The car would not start this morning.",

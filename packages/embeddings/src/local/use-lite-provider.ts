@@ -72,7 +72,12 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     }
     if (texts.length === 0) return [];
     const { rows, data } = await this.request(
-      { type: "embed", texts: [...texts], cancellable: options.signal !== undefined },
+      {
+        type: "embed",
+        texts: [...texts],
+        cancellable: options.signal !== undefined,
+        query: options.purpose === "query",
+      },
       options.signal,
     );
     if (rows !== texts.length || data.length !== rows * USE_LITE_DIMENSIONS) {
@@ -160,7 +165,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   private request(
-    message: { type: "init" } | { type: "embed"; texts: string[]; cancellable: boolean },
+    message:
+      | { type: "init" }
+      | { type: "embed"; texts: string[]; cancellable: boolean; query: boolean },
     signal: AbortSignal | undefined,
   ): Promise<Extract<WorkerResponse, { ok: true }>> {
     const state = this.ensureWorker();

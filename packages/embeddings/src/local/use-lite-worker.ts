@@ -19,11 +19,35 @@ function reply(response: WorkerResponse): void {
   else port?.postMessage(response);
 }
 
-async function handle(request: WorkerRequest): Promise<void> {
-  if (request.type === "cancel") {
-    cancels.get(request.id)?.abort();
-    return;
+type WorkRequest = Exclude<WorkerRequest, { type: "cancel" }>;
+
+// One model run at a time, queries first: a recall waiting on its query vector must not sit
+// behind a backlog of deferred document batches (measured: recall p99 3.3 s without this).
+const queue: WorkRequest[] = [];
+let running = false;
+
+function next(): WorkRequest | undefined {
+  const urgent = queue.findIndex((request) => request.type !== "embed" || request.query);
+  // No query waiting (-1): the oldest request.
+  return queue.splice(Math.max(urgent, 0), 1)[0];
+}
+
+async function pump(): Promise<void> {
+  if (running) return;
+  running = true;
+  try {
+    for (let request = next(); request !== undefined; request = next()) {
+      await run(request);
+      // A model run is synchronous: let the messages that arrived meanwhile into the queue
+      // before choosing the next one, or a query would still wait behind older batches.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    running = false;
   }
+}
+
+async function run(request: WorkRequest): Promise<void> {
   const controller =
     request.type === "embed" && request.cancellable ? new AbortController() : undefined;
   if (controller !== undefined) cancels.set(request.id, controller);
@@ -46,5 +70,12 @@ async function handle(request: WorkerRequest): Promise<void> {
 }
 
 port.on("message", (request: WorkerRequest) => {
-  void handle(request);
+  if (request.type === "cancel") {
+    cancels.get(request.id)?.abort();
+    const queued = queue.findIndex((item) => item.id === request.id);
+    if (queued >= 0) queue.splice(queued, 1);
+    return;
+  }
+  queue.push(request);
+  void pump();
 });

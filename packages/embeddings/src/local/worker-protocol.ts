@@ -11,7 +11,7 @@ import {
 /** Parent -> worker. */
 export type WorkerRequest =
   | { type: "init"; id: number }
-  | { type: "embed"; id: number; texts: string[]; cancellable: boolean }
+  | { type: "embed"; id: number; texts: string[]; cancellable: boolean; query: boolean }
   | { type: "cancel"; id: number };
 
 /** Worker -> parent. Vectors travel as one transferred Float64Array, row after row. */
