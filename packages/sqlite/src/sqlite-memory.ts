@@ -42,6 +42,7 @@ import {
   topCoreEntries,
 } from "./entry-queries.js";
 import { healthReport } from "./health-report.js";
+import { finishDeferredFts } from "./import/fts-bulk.js";
 import { importEntries } from "./import/import-entries.js";
 import { migrate } from "./migrations/migrate.js";
 import { openDatabase } from "./open-database.js";
@@ -108,6 +109,11 @@ export class SqliteMemory implements Memory {
     const connection = openDatabase(this.#input);
     try {
       migrate(connection.db, connection.file, this.#options.logger);
+      if (finishDeferredFts(connection.db)) {
+        this.#options.logger(
+          `@memory/sqlite: rebuilt the full-text index of ${connection.file} after an interrupted bulk import.`,
+        );
+      }
       const statements = new StatementCache(connection.db);
       const cache = new EmbeddingCache(connection.db, this.#options.embeddingCacheMax);
       const embedder = new EmbedderState(

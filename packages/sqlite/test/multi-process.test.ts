@@ -86,4 +86,50 @@ describe("several processes on one file", () => {
     expect((await memory.recall("bulk", { mode: "bm25", limit: 10 })).length).toBe(10);
     await memory.close();
   }, 120_000);
+
+  it("makes a bulk import killed with SIGKILL searchable again on the next open", async () => {
+    const path = tempDbPath();
+    // An import into an empty store defers full-text indexing to its end; the kill skips that.
+    const { child, done } = run(["stream", path, "200000"]);
+    await new Promise<void>((resolve, reject) => {
+      let seen = "";
+      child.stdout!.on("data", (chunk) => {
+        seen += chunk;
+        if (seen.split("\n").filter((line) => line.startsWith("ack ")).length >= 2) {
+          child.kill("SIGKILL");
+          resolve();
+        }
+      });
+      child.on("close", () => reject(new Error(`child ended before 2 acks: ${seen}`)));
+    });
+    const result = await done;
+    const acked = Math.max(
+      ...result.stdout
+        .split("\n")
+        .filter((line) => line.startsWith("ack "))
+        .map((line) => Number(line.slice(4))),
+    );
+    const raw = new Database(path);
+    expect(raw.prepare("SELECT count(*) AS n FROM meta WHERE key = 'fts_deferred'").get()).toEqual({
+      n: 1,
+    });
+    raw.close();
+
+    const memory = createSqliteMemory({ path });
+    const total = await memory.count();
+    expect(total).toBeGreaterThanOrEqual(acked);
+    const hits = await memory.recall("zebras", { mode: "bm25", limit: 5 });
+    expect(hits).toHaveLength(5);
+    expect((await memory.recall(`stream-${acked - 1}`, { mode: "bm25", limit: 1 }))[0]?.key).toBe(
+      `stream-${acked - 1}`,
+    );
+    await memory.close();
+    const check = new Database(path);
+    expect(
+      check.prepare("SELECT count(*) AS n FROM meta WHERE key = 'fts_deferred'").get(),
+    ).toEqual({ n: 0 });
+    // FTS5's own consistency check between the index and the memories table.
+    check.exec("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')");
+    check.close();
+  }, 120_000);
 });

@@ -14,6 +14,7 @@ import type { EmbeddingJob } from "../embeddings/embedding-queue.js";
 import { givenVector } from "../embeddings/given-vector.js";
 import { upsertEntry } from "../entry-writer.js";
 import type { Opened } from "../opened-store.js";
+import { beginDeferredFts, finishDeferredFts, isEmptyStore } from "./fts-bulk.js";
 
 // Larger transactions give FTS5 fewer, bigger segments to merge: 1000 -> 5000 measured +15%.
 const IMPORT_BATCH = 5000;
@@ -30,8 +31,22 @@ export async function importEntries(
   let batch: Batch = [];
   let index = 0;
   const namespaces = new Set<string>();
+  const { db } = opened.connection;
+  let deferredFts = false;
   const commit = async () => {
-    const toEmbed = await withBusyRetry(() => importBatch(opened, batch, report));
+    const toEmbed = await withBusyRetry(() => {
+      // Decided with the first batch, inside its write transaction, so no other writer can make
+      // the store non-empty in between.
+      return db
+        .transaction(() => {
+          if (!deferredFts && report.imported === 0 && isEmptyStore(db)) {
+            beginDeferredFts(db);
+            deferredFts = true;
+          }
+          return importBatch(opened, batch, report);
+        })
+        .immediate();
+    });
     for (const { entry } of batch) namespaces.add(entry.namespace);
     batch = [];
     options.onProgress?.({ done: index });
@@ -39,18 +54,23 @@ export async function importEntries(
     if (opened.options.deferEmbedding) for (const job of toEmbed) opened.queue.enqueue(job);
     else await embedInBatches(opened, toEmbed);
   };
-  for await (const raw of entries) {
-    if (opened.isClosed()) throw new MemoryClosedError("sqlite");
-    options.signal?.throwIfAborted();
-    try {
-      batch.push({ index, entry: normalizeImportEntry(raw) });
-    } catch (error) {
-      report.rejected.push(rejection(index, raw, error));
+  try {
+    for await (const raw of entries) {
+      if (opened.isClosed()) throw new MemoryClosedError("sqlite");
+      options.signal?.throwIfAborted();
+      try {
+        batch.push({ index, entry: normalizeImportEntry(raw) });
+      } catch (error) {
+        report.rejected.push(rejection(index, raw, error));
+      }
+      index++;
+      if (batch.length >= IMPORT_BATCH) await commit();
     }
-    index++;
-    if (batch.length >= IMPORT_BATCH) await commit();
+    if (batch.length > 0) await commit();
+  } finally {
+    // Also after a failure or an abort: the rows that were committed become searchable.
+    if (deferredFts && !opened.isClosed()) await withBusyRetry(() => finishDeferredFts(db));
   }
-  if (batch.length > 0) await commit();
   for (const namespace of namespaces) opened.invalidate(namespace);
   return report;
 }
@@ -72,33 +92,32 @@ function rejection(index: number, raw: unknown, error: unknown) {
 function importBatch(opened: Opened, batch: Batch, report: ImportReport): EmbeddingJob[] {
   const jobs: EmbeddingJob[] = [];
   const now = nowIso();
-  opened.connection.db
-    .transaction(() => {
-      for (const { index, entry } of batch) {
-        try {
-          const vector = givenVector(opened, entry.embedding);
-          const updatedAt = entry.updatedAt ?? now;
-          const row = upsertEntry(opened.statements, entry, {
-            id: entry.id,
-            createdAt: entry.createdAt ?? updatedAt,
-            updatedAt,
-            supersededBy: entry.supersededBy,
+  // Nested in the caller's IMMEDIATE transaction (better-sqlite3 turns this into a savepoint).
+  opened.connection.db.transaction(() => {
+    for (const { index, entry } of batch) {
+      try {
+        const vector = givenVector(opened, entry.embedding);
+        const updatedAt = entry.updatedAt ?? now;
+        const row = upsertEntry(opened.statements, entry, {
+          id: entry.id,
+          createdAt: entry.createdAt ?? updatedAt,
+          updatedAt,
+          supersededBy: entry.supersededBy,
+        });
+        if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
+        else if (opened.embedder.usable) {
+          jobs.push({
+            docId: row.doc_id,
+            namespace: row.namespace,
+            hash: row.content_hash,
+            content: row.content,
           });
-          if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
-          else if (opened.embedder.usable) {
-            jobs.push({
-              docId: row.doc_id,
-              namespace: row.namespace,
-              hash: row.content_hash,
-              content: row.content,
-            });
-          }
-          report.imported++;
-        } catch (error) {
-          report.rejected.push(rejection(index, entry, error));
         }
+        report.imported++;
+      } catch (error) {
+        report.rejected.push(rejection(index, entry, error));
       }
-    })
-    .immediate();
+    }
+  })();
   return jobs;
 }

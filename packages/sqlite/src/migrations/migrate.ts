@@ -1,6 +1,6 @@
 import { BackendUnavailableError } from "@memory/api";
 import type Database from "better-sqlite3";
-import { SCHEMA_V1, SCHEMA_VERSION } from "./schema.js";
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from "./schema.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -28,14 +28,16 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
       );
     }
     if (version === SCHEMA_VERSION) return;
-    if (isSeedSchema(db)) {
+    if (version === 0 && isSeedSchema(db)) {
       upgradeSeedSchema(db, log);
       log(
         `@memory/sqlite: upgraded ${file} from the seed schema to version ${SCHEMA_VERSION}; every row was kept.`,
       );
-    } else {
+    } else if (version === 0) {
       db.exec(SCHEMA_V1);
     }
+    // Each step moves one version forward; none drops a row.
+    db.exec(SCHEMA_V2);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -1,5 +1,5 @@
 /** The current schema version, recorded in `meta.schema_version`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * Schema v1. `doc_id` is an explicit INTEGER PRIMARY KEY because the FTS index refers to it
@@ -73,4 +73,35 @@ CREATE TABLE IF NOT EXISTS embedding_cache (
   PRIMARY KEY (content_hash, fingerprint)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS embedding_cache_lru ON embedding_cache (access_seq);
+`;
+
+/**
+ * Schema v2: the full-text triggers stand aside while `meta.fts_deferred` exists. A bulk import
+ * into an empty store sets it, writes rows only, and rebuilds the FTS index once at the end:
+ * measured 1 s to rebuild 100k rows against about 3 s of per-row trigger work. If the import
+ * dies, the flag survives it and the next open rebuilds (see fts-bulk.ts). The vector cleanup
+ * of the old delete trigger moves to its own trigger, because it must never be skipped.
+ */
+export const SCHEMA_V2 = `
+DROP TRIGGER IF EXISTS memories_fts_insert;
+DROP TRIGGER IF EXISTS memories_fts_delete;
+DROP TRIGGER IF EXISTS memories_fts_update;
+
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_deferred') BEGIN
+  INSERT INTO memories_fts (rowid, key, content, cjk_text) VALUES (new.doc_id, new.key, new.content, new.cjk_text);
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_deferred') BEGIN
+  INSERT INTO memories_fts (memories_fts, rowid, key, content, cjk_text) VALUES ('delete', old.doc_id, old.key, old.content, old.cjk_text);
+END;
+CREATE TRIGGER IF NOT EXISTS memories_vectors_cleanup AFTER DELETE ON memories BEGIN
+  DELETE FROM memory_vectors WHERE doc_id = old.doc_id;
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF key, content, cjk_text ON memories
+WHEN (old.key IS NOT new.key OR old.content IS NOT new.content OR old.cjk_text IS NOT new.cjk_text)
+  AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_deferred') BEGIN
+  INSERT INTO memories_fts (memories_fts, rowid, key, content, cjk_text) VALUES ('delete', old.doc_id, old.key, old.content, old.cjk_text);
+  INSERT INTO memories_fts (rowid, key, content, cjk_text) VALUES (new.doc_id, new.key, new.content, new.cjk_text);
+END;
 `;
