@@ -343,3 +343,24 @@ describe("createMemory", () => {
     expect(error.message).toMatch(/@memory\/lucid does not export createMemoryFromConfig/);
   });
 });
+
+describe("loadConfig path anchoring", () => {
+  it("resolves relative paths written in a file against the file's directory", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "memory-config-"));
+    const file = join(dir, "memory.toml");
+    writeFileSync(
+      file,
+      '[memory]\ndata_dir = "./data"\n[sqlite]\npath = "db/brain.db"\n[other]\nlog_dir = "/abs/logs"\nurl = "./not-a-path"\n',
+    );
+    const { config } = loadConfig({ file, env: { MEMORY_EMBEDDING_MODEL_DIR: "models" } });
+    expect(config.memory.data_dir).toBe(join(dir, "data"));
+    expect((config.sqlite as { path: string }).path).toBe(join(dir, "db/brain.db"));
+    expect((config.other as { log_dir: string; url: string }).log_dir).toBe("/abs/logs");
+    expect((config.other as { url: string }).url).toBe("./not-a-path");
+    // From the environment: relative to the working directory, untouched.
+    expect(config.memory.embedding_model_dir).toBe("models");
+  });
+});

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError } from "../errors.js";
 import {
@@ -115,6 +116,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     );
   }
   const config: MemoryConfig = { ...document, memory: parsed.data };
+  if (options.file) anchorRelativePaths(config, sources, path.dirname(path.resolve(options.file)));
   const loaded: LoadedConfig = {
     config,
     sources: sources as Record<keyof MemorySettings, SettingSource>,
@@ -139,4 +141,36 @@ function readConfigFile(file: string): string {
 /** Default settings (what an empty `memory.toml` gives). */
 export function defaultConfig(): MemoryConfig {
   return loadConfig({ env: {} }).config;
+}
+
+// Keys that name files or directories: `path`, `dir`, and any `*_path` / `*_dir`.
+const PATH_KEY = /^(path|dir|.+_path|.+_dir)$/;
+
+/**
+ * Relative paths written in a file are relative to that file, so `--config ~/proj/memory.toml`
+ * opens the same store from any working directory. Values from the environment or defaults
+ * stay relative to the working directory, like any other command-line path. Applies to the
+ * `[memory]` table and to every other table's path-like keys (e.g. `[sqlite].path`).
+ */
+function anchorRelativePaths(
+  config: MemoryConfig,
+  sources: Record<string, SettingSource>,
+  baseDir: string,
+): void {
+  const anchor = (value: unknown) =>
+    typeof value === "string" && value !== ":memory:" && value !== "" && !path.isAbsolute(value)
+      ? path.resolve(baseDir, value)
+      : value;
+  const memory = config.memory as unknown as Record<string, unknown>;
+  for (const key of Object.keys(memory)) {
+    if (PATH_KEY.test(key) && sources[key] === "file") memory[key] = anchor(memory[key]);
+  }
+  for (const [name, table] of Object.entries(config)) {
+    if (name === "memory" || typeof table !== "object" || table === null || Array.isArray(table)) {
+      continue;
+    }
+    const copy: Record<string, unknown> = { ...(table as Record<string, unknown>) };
+    for (const key of Object.keys(copy)) if (PATH_KEY.test(key)) copy[key] = anchor(copy[key]);
+    config[name] = copy;
+  }
 }
