@@ -8,6 +8,8 @@
  * Data: `clusters` Gaussian clusters in `dims` dimensions (a mixture of Gaussians, L2-normalized),
  * each with its own topic words, so keyword and vector relevance agree the way real notes do.
  */
+
+import { execFileSync } from "node:child_process";
 import {
   type EmbeddingProvider,
   embeddingFingerprint,
@@ -30,7 +32,17 @@ interface Args {
   buildMemoryMb: number;
   keep: boolean;
   reuse: boolean;
+  /** Hybrid execution: both measured unless one is named. */
+  hybrid: string;
   schema: string;
+  url: string;
+  /** Create a dedicated, tuned cluster (as root, Debian's postgresql-common) and drop it after. */
+  cluster: boolean;
+  keepCluster: boolean;
+  /** Generate entries while importing (the generator's time then counts as import time). */
+  generateInline: boolean;
+  port: number;
+  sharedBuffers: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -46,17 +58,26 @@ function parseArgs(argv: string[]): Args {
     buildMemoryMb: 1024,
     keep: false,
     reuse: false,
+    hybrid: "both",
     schema: "",
+    url: "",
+    cluster: false,
+    keepCluster: false,
+    generateInline: false,
+    port: 5433,
+    sharedBuffers: "6GB",
   };
+  const flags = new Set(["keep", "reuse", "cluster", "keepCluster", "generateInline"]);
+  const strings = new Set(["schema", "url", "sharedBuffers", "hybrid"]);
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i]!.replace(/^--/, "").replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-    if (name === "keep" || name === "reuse") {
-      args[name] = true;
+    if (!(name in args)) throw new Error(`unknown option ${argv[i]}`);
+    if (flags.has(name)) {
+      (args as unknown as Record<string, unknown>)[name] = true;
       continue;
     }
-    if (!(name in args)) throw new Error(`unknown option --${argv[i]}`);
     const value = argv[++i]!;
-    (args as unknown as Record<string, unknown>)[name] = name === "schema" ? value : Number(value);
+    (args as unknown as Record<string, unknown>)[name] = strings.has(name) ? value : Number(value);
   }
   args.schema ||= `bench_${args.size}`;
   return args;
@@ -170,6 +191,37 @@ class Corpus {
     }
   }
 
+  /**
+   * The same entries as {@link entries}, generated up front into compact storage (vectors as one
+   * Float32Array), so the timed import measures the library and the server, not this generator
+   * (about 40-80 us per entry here, as much as the import itself).
+   */
+  pregenerate(): () => AsyncGenerator<ImportEntry> {
+    const { size, dims } = this.args;
+    const vectors = new Float32Array(size * dims);
+    const texts: string[] = new Array(size);
+    const next = random(7);
+    for (let i = 0; i < size; i++) {
+      const c = Math.floor(next() * this.args.clusters);
+      texts[i] = this.text(c, next);
+      vectors.set(this.vector(c, next), i * dims);
+    }
+    const created = Date.parse("2026-01-01T00:00:00.000Z");
+    return async function* () {
+      for (let i = 0; i < size; i++) {
+        const at = new Date(created + i * 1000).toISOString();
+        yield {
+          key: `note-${i}`,
+          content: texts[i]!,
+          category: "core",
+          embedding: Array.from(vectors.subarray(i * dims, (i + 1) * dims)),
+          createdAt: at,
+          updatedAt: at,
+        };
+      }
+    };
+  }
+
   queries(count: number): { text: string; vector: number[] }[] {
     const next = random(99);
     return Array.from({ length: count }, () => {
@@ -221,12 +273,69 @@ async function timeQueries(run: (index: number) => Promise<unknown>, count: numb
   };
 }
 
+// The dedicated benchmark cluster: PostgreSQL settings a production server of this size would
+// have (the machine has 24 GB), instead of the defaults of the shared test server.
+const CLUSTER = "membench";
+function clusterSettings(args: Args): Record<string, string> {
+  return {
+    shared_buffers: args.sharedBuffers,
+    maintenance_work_mem: "4GB",
+    max_parallel_maintenance_workers: "2",
+    work_mem: "64MB",
+    effective_cache_size: "16GB",
+    synchronous_commit: "off",
+    max_wal_size: "8GB",
+    checkpoint_timeout: "30min",
+  };
+}
+
+function run(command: string, argv: string[], options: { user?: string } = {}): string {
+  const full = options.user ? ["-u", options.user, "--", command, ...argv] : argv;
+  return execFileSync(options.user ? "runuser" : command, full, { encoding: "utf8" });
+}
+
+/** Creates, configures and starts the cluster; returns its URL. Needs root and postgresql-common. */
+function createCluster(args: Args): string {
+  const version = "15";
+  const existing = run("pg_lsclusters", ["-h"]);
+  if (existing.split("\n").some((line) => line.split(/\s+/)[1] === CLUSTER))
+    run("pg_dropcluster", ["--stop", version, CLUSTER]);
+  run("pg_createcluster", [version, CLUSTER, "-p", String(args.port), "--", "--auth=trust"]);
+  for (const [name, value] of Object.entries(clusterSettings(args)))
+    run("pg_conftool", [version, CLUSTER, "set", name, value]);
+  run("pg_ctlcluster", ["--skip-systemctl-redirect", version, CLUSTER, "start"]);
+  run("psql", ["-p", String(args.port), "-qc", "CREATE EXTENSION vector"], { user: "postgres" });
+  return `postgresql://postgres@127.0.0.1:${args.port}/postgres`;
+}
+
+function dropCluster(): void {
+  run("pg_dropcluster", ["--stop", "15", CLUSTER]);
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const url =
-    process.env.MEMORY_BENCH_POSTGRES_URL ??
-    process.env.MEMORY_TEST_POSTGRES_URL ??
+  let url =
+    args.url ||
+    process.env.MEMORY_BENCH_POSTGRES_URL ||
+    process.env.MEMORY_TEST_POSTGRES_URL ||
     "postgresql://postgres@127.0.0.1:5432/memory_test";
+  try {
+    if (args.cluster) {
+      if (!args.keepCluster) process.on("exit", dropCluster);
+      url = createCluster(args);
+      console.error(`created cluster 15/${CLUSTER} on port ${args.port}`);
+    }
+    await bench(args, url);
+  } finally {
+    if (args.cluster && !args.keepCluster) {
+      process.removeListener("exit", dropCluster);
+      dropCluster();
+      console.error(`dropped cluster 15/${CLUSTER}`);
+    }
+  }
+}
+
+async function bench(args: Args, url: string): Promise<void> {
   const corpus = new Corpus(args);
   const queries = corpus.queries(args.queries);
   const embedder = lookupEmbedder(
@@ -254,6 +363,16 @@ async function main(): Promise<void> {
     settings: { fts_early_return_score: 1 },
   });
   const result: Record<string, unknown> = { args, node: process.version };
+  const settings = await admin.query<{ name: string; setting: string; unit: string | null }>(
+    `SELECT name, setting, unit FROM pg_settings WHERE name = ANY($1::text[])`,
+    [Object.keys(clusterSettings(args))],
+  );
+  result.server = {
+    version: (await admin.query("SHOW server_version")).rows[0].server_version,
+    ...Object.fromEntries(
+      settings.rows.map((row) => [row.name, `${row.setting}${row.unit ? ` ${row.unit}` : ""}`]),
+    ),
+  };
   try {
     if (!reuse) await importCorpus();
     await measureRecall();
@@ -265,10 +384,16 @@ async function main(): Promise<void> {
   }
 
   async function importCorpus(): Promise<void> {
+    const generated = performance.now();
+    const source = args.generateInline ? () => corpus.entries() : corpus.pregenerate();
+    if (!args.generateInline)
+      console.error(
+        `generated ${args.size} entries in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
+      );
     const started = performance.now();
     let lastLog = started;
     let loaded = started;
-    const report = await memory.importEntries(corpus.entries(), {
+    const report = await memory.importEntries(source(), {
       onProgress: ({ done }) => {
         loaded = performance.now();
         if (performance.now() - lastLog > 10_000) {
@@ -315,10 +440,28 @@ async function main(): Promise<void> {
       (i) => memory.recall(queries[i]!.text, { mode: "embedding", limit }),
       args.queries,
     );
-    result.hybrid = await timeQueries(
-      (i) => memory.recall(queries[i]!.text, { mode: "hybrid", limit }),
-      args.queries,
-    );
+    for (const execution of ["concurrent", "single"] as const) {
+      if (args.hybrid !== "both" && args.hybrid !== execution) continue;
+      const hybrid =
+        execution === "concurrent"
+          ? memory
+          : createPostgresMemory({
+              connectionString: url,
+              schema: args.schema,
+              embedder,
+              hnsw: { efSearch: args.efSearch },
+              settings: { fts_early_return_score: 1 },
+              hybridExecution: "single",
+            });
+      try {
+        result[`hybrid_${execution}`] = await timeQueries(
+          (i) => hybrid.recall(queries[i]!.text, { mode: "hybrid", limit }),
+          args.queries,
+        );
+      } finally {
+        if (hybrid !== memory) await hybrid.close();
+      }
+    }
 
     // recall@10 of the HNSW path against an exact scan (sequential, index scans disabled).
     await admin.query("SET enable_indexscan = off");

@@ -13,12 +13,14 @@ import type { EmbeddingJob } from "./deferred-embeddings.js";
 import { isConnectionError } from "./postgres-errors.js";
 import type { Tables } from "./recall-query.js";
 import { searchText } from "./search-text.js";
-import { contentHash, encodeVector, Params } from "./sql.js";
+import { contentHash, encodeVectorArray, Params } from "./sql.js";
 import type { VectorState } from "./vector-store.js";
 
-// 1000 rows x 13 parameters stays far below PostgreSQL's 65 535-parameter limit, and a batch is
-// big enough that per-statement overhead disappears (measured in bench/).
-const BATCH_SIZE = 1000;
+// Rows per statement. Columns travel as arrays, so there is no parameter limit; 2000 rows keep a
+// statement's memory small while per-statement overhead disappears (measured in bench/).
+const BATCH_SIZE = 2000;
+// Batches written at once (each on its own connection).
+const WRITERS = 2;
 
 export interface ImportContext {
   tables: Tables;
@@ -26,6 +28,8 @@ export interface ImportContext {
   schema: string;
   /** Set when vectors can be written. */
   vector: VectorState | undefined;
+  /** The type OID of `vector` (the binary array format names its element type); set with `vector`. */
+  vectorOid: number | undefined;
   /** True when a vector table exists, so vectors of changed content must be deleted. */
   staleVectors: boolean;
   /** Embeds entries that come without an embedding (absent: leave them pending). */
@@ -33,15 +37,28 @@ export interface ImportContext {
   /** Queues entries left without an embedding for deferred embedding. */
   onDeferred: ((job: EmbeddingJob) => void) | undefined;
   /**
-   * Bulk-load hooks. HNSW insertion costs far more than the row itself, so a large import into an
-   * empty vector table drops the index and builds it once at the end (a build is several times
-   * faster than as many inserts). Absent when there are no vectors.
+   * Bulk-load hooks. Index maintenance costs more than the rows themselves (HNSW insertion most,
+   * then the GIN index of the tsvector), so a large import drops the indexes of the tables that
+   * are empty and builds each once at the end (a build is several times faster than as many
+   * inserts, and both builds run in parallel on the server).
    */
   bulk:
-    | { isEmpty(): Promise<boolean>; dropIndex(): Promise<void>; buildIndex(): Promise<void> }
+    | {
+        empty(): Promise<BulkIndexes>;
+        dropIndexes(which: BulkIndexes): Promise<void>;
+        buildIndexes(which: BulkIndexes): Promise<void>;
+      }
     | undefined;
   transaction: <T>(operation: string, work: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
   assertOpen: () => void;
+}
+
+/** Which of the bulk-droppable indexes an import concerns. */
+export interface BulkIndexes {
+  /** The GIN index of `memories.search` (the entries table is empty). */
+  search: boolean;
+  /** The HNSW index of `memory_vectors` (the vector table is empty and vectors are written). */
+  vectors: boolean;
 }
 
 interface Item {
@@ -64,9 +81,12 @@ function rejection(index: number, key: unknown, error: unknown) {
 }
 
 /**
- * One statement per batch: a multi-row VALUES list upserted on (namespace, key), with vectors
- * in pgvector's binary format and the tsvector computed by the server. Given ids and timestamps
- * are kept; missing ones come from the stored entry, then from now.
+ * One statement per batch: each column travels as one array parameter and `unnest` turns them
+ * back into rows (13 parameters whatever the batch size, so the statement is parsed and planned
+ * in microseconds and batches can be large), upserted on (namespace, key). The vectors are one
+ * `vector[]` parameter in PostgreSQL's binary array format holding pgvector's binary vectors, so
+ * no float is printed or parsed. The tsvector is computed by the server. Given ids and
+ * timestamps are kept; missing ones come from the stored entry, then from now.
  */
 function batchStatement(
   items: readonly Item[],
@@ -75,35 +95,36 @@ function batchStatement(
   const params = new Params();
   const now = params.add(nowIso());
   const vector = context.vector;
-  const rows = items.map(({ entry, hash, vector: embedding }) => {
-    const cells = [
-      params.add(entry.id ?? null),
-      params.add(entry.namespace),
-      params.add(entry.key),
-      params.add(entry.content),
-      params.add(entry.category),
-      params.add(entry.sessionId ?? null),
-      `${params.add(entry.importance ?? null)}::float8`,
-      params.add(entry.supersededBy ?? null),
-      `${params.add(entry.createdAt ?? null)}::timestamptz`,
-      `${params.add(entry.updatedAt ?? null)}::timestamptz`,
-      params.add(hash),
-      params.add(searchText(entry.key, entry.content)),
-    ];
-    if (vector) {
-      cells.push(
-        embedding
-          ? `${params.add(encodeVector(embedding))}::${vector.vectorType}`
-          : `NULL::${vector.vectorType}`,
-      );
-    }
-    return `(${cells.join(", ")})`;
-  });
+  const column = <T>(pick: (item: Item) => T) => items.map(pick);
+  const arrays = [
+    `${params.add(column((item) => item.entry.id ?? null))}::text[]`,
+    `${params.add(column((item) => item.entry.namespace))}::text[]`,
+    `${params.add(column((item) => item.entry.key))}::text[]`,
+    `${params.add(column((item) => item.entry.content))}::text[]`,
+    `${params.add(column((item) => item.entry.category))}::text[]`,
+    `${params.add(column((item) => item.entry.sessionId ?? null))}::text[]`,
+    `${params.add(column((item) => item.entry.importance ?? null))}::float8[]`,
+    `${params.add(column((item) => item.entry.supersededBy ?? null))}::text[]`,
+    `${params.add(column((item) => item.entry.createdAt ?? null))}::timestamptz[]`,
+    `${params.add(column((item) => item.entry.updatedAt ?? null))}::timestamptz[]`,
+    `${params.add(column((item) => item.hash))}::text[]`,
+    `${params.add(column((item) => searchText(item.entry.key, item.entry.content)))}::text[]`,
+  ];
+  if (vector) {
+    arrays.push(
+      `${params.add(
+        encodeVectorArray(
+          column((item) => item.vector),
+          context.vectorOid!,
+        ),
+      )}::${vector.vectorType}[]`,
+    );
+  }
   const { memories, vectors } = context.tables;
   const columns =
     "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_text";
   const ctes = [
-    `v (${columns}${vector ? ", embedding" : ""}) AS (VALUES ${rows.join(", ")})`,
+    `v (${columns}${vector ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
     `up AS (
       INSERT INTO ${memories} AS m
         (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search)
@@ -157,30 +178,36 @@ export async function importEntries(
   const report: ImportReport = { imported: 0, rejected: [] };
   let batch: Item[] = [];
   let keys = new Set<string>();
-  // Only an import into an empty vector table qualifies: then nobody relies on the index yet.
-  const bulkEligible = context.bulk ? await context.bulk.isEmpty() : false;
+  // Only indexes of empty tables qualify: then nobody relies on them yet.
+  const eligible = context.bulk ? await context.bulk.empty() : { search: false, vectors: false };
   let flushes = 0;
-  let indexDropped = false;
-  // One batch is written while the next one is validated and encoded, so JavaScript and the
-  // server work at the same time. Batches still reach the server one after the other, in
-  // input order, so a key repeated in a later batch still wins.
-  let writing: Promise<void> = Promise.resolve();
+  let dropped: BulkIndexes | undefined;
+  // Up to WRITERS batches are written at once, on their own connections, while the next one is
+  // validated and encoded, so JavaScript and the server (several backends) work at the same time.
+  // A key repeated from a batch still being written waits for it, so a later entry still wins.
+  const inflight: { done: Promise<void>; keys: Set<string> }[] = [];
+  const drain = async () => {
+    while (inflight.length > 0) await inflight.shift()!.done;
+  };
 
   const flush = async () => {
     if (batch.length === 0) return;
     const items = batch;
+    const itemKeys = keys;
     batch = [];
     keys = new Set();
-    await writing;
+    if (inflight.length >= WRITERS) await inflight.shift()!.done;
     context.assertOpen();
-    // The second batch shows the import is large; a handful of entries keeps the index.
-    if (bulkEligible && !indexDropped && ++flushes >= 2) {
-      await context.bulk!.dropIndex();
-      indexDropped = true;
+    // The second batch shows the import is large; a handful of entries keeps the indexes.
+    if ((eligible.search || eligible.vectors) && !dropped && ++flushes >= 2) {
+      await drain();
+      dropped = eligible;
+      await context.bulk!.dropIndexes(eligible);
     }
-    writing = writeItems(items, context, report, options);
-    // Surfaces at the next await of `writing`; keeps Node from calling it unhandled meanwhile.
-    writing.catch(() => {});
+    const done = writeItems(items, context, report, options);
+    // Surfaces when awaited; keeps Node from calling it unhandled meanwhile.
+    done.catch(() => {});
+    inflight.push({ done, keys: itemKeys });
   };
 
   try {
@@ -201,7 +228,9 @@ export async function importEntries(
       // ON CONFLICT cannot touch one row twice in a statement: a repeated key starts a new batch.
       if (keys.has(identity)) {
         await flush();
-        await writing;
+        await drain();
+      } else if (inflight.some((writer) => writer.keys.has(identity))) {
+        await drain();
       }
       keys.add(identity);
       batch.push({
@@ -213,10 +242,10 @@ export async function importEntries(
       if (batch.length >= BATCH_SIZE) await flush();
     }
     await flush();
-    await writing;
+    await drain();
   } finally {
-    await writing.catch(() => {});
-    if (indexDropped) await context.bulk!.buildIndex();
+    await Promise.allSettled(inflight.map((writer) => writer.done));
+    if (dropped) await context.bulk!.buildIndexes(dropped);
   }
   report.rejected.sort((a, b) => a.index - b.index);
   return report;

@@ -34,7 +34,7 @@ import { Database } from "./database.js";
 import { DeferredEmbeddings, type EmbeddingJob } from "./deferred-embeddings.js";
 import { embedDocuments, embedMissing, pendingCount, writeVectors } from "./embedding-jobs.js";
 import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "./entry-row.js";
-import { importEntries } from "./import-entries.js";
+import { type BulkIndexes, importEntries } from "./import-entries.js";
 import { runMigrations, SCHEMA_VERSION } from "./migrations/index.js";
 import {
   type PostgresMemoryOptions,
@@ -47,9 +47,11 @@ import { searchText } from "./search-text.js";
 import { contentHash, encodeVector, Params, quoteIdent } from "./sql.js";
 import {
   createHnswIndex,
+  createSearchIndex,
   extensionOf,
   openVectorStore,
   resetVectorStore,
+  restoreSearchIndex,
   type VectorState,
 } from "./vector-store.js";
 
@@ -97,6 +99,7 @@ export class PostgresMemory implements Memory {
       tables: this.#tables,
       schema: this.#options.schema,
       settings: this.#options.settings,
+      hybridExecution: this.#options.hybridExecution,
       embedder: this.#embedder,
     });
     this.#deferred = new DeferredEmbeddings((jobs) => this.#embedJobs(jobs));
@@ -128,6 +131,8 @@ export class PostgresMemory implements Memory {
     this.#ready ??= this.#db
       .withClient("opening the schema", async (client) => {
         await runMigrations(client, this.#options.schema, this.#schema);
+        // A bulk import drops the GIN index while it loads; if that process died, rebuild it.
+        await restoreSearchIndex(client, this.#schema);
         this.#vector = await openVectorStore(
           client,
           this.#options.schema,
@@ -148,6 +153,23 @@ export class PostgresMemory implements Memory {
   async #open(): Promise<VectorState> {
     this.#assertOpen();
     return this.#init();
+  }
+
+  #vectorOids = new Map<string, Promise<number>>();
+
+  /** The OID of the `vector` type (binary arrays of vectors name it), once per type. */
+  #vectorOid(state: VectorState): Promise<number> {
+    let oid = this.#vectorOids.get(state.vectorType);
+    if (!oid) {
+      oid = this.#db
+        .query<{ oid: number }>("importEntries", `SELECT $1::regtype::oid::int AS oid`, [
+          state.vectorType,
+        ])
+        .then((result) => result.rows[0]!.oid);
+      oid.catch(() => this.#vectorOids.delete(state.vectorType));
+      this.#vectorOids.set(state.vectorType, oid);
+    }
+    return oid;
   }
 
   #vectorsUsable(state: VectorState): boolean {
@@ -373,35 +395,58 @@ export class PostgresMemory implements Memory {
       staleVectors: state.dimensions !== undefined,
       embed: usable && !defer ? (texts) => embedDocuments(this.#embedder!, texts) : undefined,
       onDeferred: usable && defer ? (job) => this.#deferred.enqueue(job) : undefined,
-      bulk: usable ? this.#bulkHooks(state) : undefined,
+      vectorOid: usable ? await this.#vectorOid(state) : undefined,
+      bulk: this.#bulkHooks(state, usable),
       transaction: (operation, work) => this.#db.transaction(operation, work),
       assertOpen: () => this.#assertOpen(),
     });
     return report;
   }
 
-  #bulkHooks(state: VectorState) {
-    const index = `${this.#schema}.memory_vectors_hnsw`;
+  #bulkHooks(state: VectorState, vectors: boolean) {
+    const { memories } = this.#tables;
+    const gin = `${this.#schema}.memories_search`;
+    const hnsw = `${this.#schema}.memory_vectors_hnsw`;
     return {
-      isEmpty: async () =>
-        (
-          await this.#db.query<{ empty: boolean }>(
+      empty: async (): Promise<BulkIndexes> => {
+        const row = (
+          await this.#db.query<{ memories: boolean; vectors: boolean }>(
             "importEntries",
-            `SELECT NOT EXISTS (SELECT 1 FROM ${this.#tables.vectors}) AS empty`,
+            `SELECT NOT EXISTS (SELECT 1 FROM ${memories}) AS memories,
+                    ${vectors ? `NOT EXISTS (SELECT 1 FROM ${this.#tables.vectors})` : "false"} AS vectors`,
           )
-        ).rows[0]!.empty,
-      dropIndex: async () => {
-        await this.#db.query("importEntries", `DROP INDEX IF EXISTS ${index}`);
+        ).rows[0]!;
+        return { search: row.memories, vectors: row.vectors };
       },
-      buildIndex: () =>
-        this.#db.withClient("building the HNSW index", async (client) => {
-          await client.query(`SET maintenance_work_mem = '${this.#options.hnsw.buildMemoryMb}MB'`);
-          try {
-            await createHnswIndex(client, this.#schema, extensionOf(state), this.#options.hnsw);
-          } finally {
-            await client.query("RESET maintenance_work_mem");
-          }
-        }),
+      dropIndexes: async (which: BulkIndexes) => {
+        if (which.search) await this.#db.query("importEntries", `DROP INDEX IF EXISTS ${gin}`);
+        if (which.vectors) await this.#db.query("importEntries", `DROP INDEX IF EXISTS ${hnsw}`);
+      },
+      // The two builds run at once on two connections; each is parallel on the server too
+      // (max_parallel_maintenance_workers) when maintenance_work_mem holds the HNSW graph.
+      buildIndexes: async (which: BulkIndexes) => {
+        const build = (what: string, work: (client: pg.PoolClient) => Promise<void>) =>
+          this.#db.withClient(what, async (client) => {
+            await client.query(
+              `SET maintenance_work_mem = '${this.#options.hnsw.buildMemoryMb}MB'`,
+            );
+            try {
+              await work(client);
+            } finally {
+              await client.query("RESET maintenance_work_mem");
+            }
+          });
+        await Promise.all([
+          which.search
+            ? build("building the GIN index", (client) => createSearchIndex(client, this.#schema))
+            : undefined,
+          which.vectors
+            ? build("building the HNSW index", (client) =>
+                createHnswIndex(client, this.#schema, extensionOf(state), this.#options.hnsw),
+              )
+            : undefined,
+        ]);
+      },
     };
   }
 

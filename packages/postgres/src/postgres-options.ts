@@ -46,6 +46,13 @@ export interface PostgresMemoryOptions {
   /** `[memory]` settings (search mode, fusion, decay, cache, deferred embedding). */
   settings?: Partial<PostgresSettings>;
   hnsw?: HnswOptions;
+  /**
+   * How hybrid recall runs its two stages: `concurrent` (default) sends the keyword and the vector
+   * query at once on two pool connections and fuses in JavaScript with `@memory/api`'s
+   * `fuseRrf` / `fuseWeighted`, so it takes about as long as the slower stage; `single` runs both
+   * stages and the fusion in one statement (one connection, stages one after the other).
+   */
+  hybridExecution?: "concurrent" | "single";
 }
 
 export const DEFAULT_SCHEMA = "memory";
@@ -77,6 +84,7 @@ export interface ResolvedPostgresOptions {
   schema: string;
   settings: PostgresSettings;
   hnsw: Required<HnswOptions>;
+  hybridExecution: "concurrent" | "single";
 }
 
 // Schema names end up inside identifiers and advisory-lock keys; keep them boring.
@@ -108,5 +116,11 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
   if (options.maxConnections !== undefined && !(options.maxConnections >= 1)) {
     throw new ConfigError(`maxConnections must be at least 1, got ${options.maxConnections}.`);
   }
-  return { schema, settings, hnsw };
+  const hybridExecution = options.hybridExecution ?? "concurrent";
+  if (hybridExecution !== "concurrent" && hybridExecution !== "single") {
+    throw new ConfigError(
+      `hybridExecution must be "concurrent" or "single", got ${JSON.stringify(hybridExecution)}.`,
+    );
+  }
+  return { schema, settings, hnsw, hybridExecution };
 }

@@ -3,6 +3,8 @@ import {
   extractSearchTerms,
   type FusedCandidate,
   finalizeRecall,
+  fuseRrf,
+  fuseWeighted,
   isMatchAllQuery,
   type KeywordHit,
   keywordOnly,
@@ -60,6 +62,8 @@ export interface RecallContext {
   schema: string;
   settings: PostgresSettings;
   embedder: EmbeddingProvider | undefined;
+  /** Hybrid stages on two connections at once (fused in JavaScript) or in one statement. */
+  hybridExecution: "concurrent" | "single";
 }
 
 /**
@@ -112,32 +116,58 @@ export class Recaller {
     const vector = useVectors ? encodeVector(await this.#queryEmbedding(query)) : null;
     const pool = limit * settings.candidate_multiplier;
     const tsQuery = buildTsQuery(terms);
-    const statement = candidateQuery({
-      tables: this.#context.tables,
-      filter,
-      pool,
-      tsQuery,
-      tsQueryAny: selecting.length === terms.length ? tsQuery : buildTsQuery(selecting),
-      tsQueryAll: selecting.length > 1 ? buildTsQuery(selecting, "&") : null,
-      vector,
-      vectorType: state.vectorType,
-      distance: state.distance,
-      fusion: {
-        strategy: settings.merge_strategy,
-        rrfK: settings.rrf_k,
-        vectorWeight: settings.vector_weight,
-        keywordWeight: settings.keyword_weight,
-      },
-    });
-    let rows: CandidateRow[] = [];
-    if (tsQuery !== null || vector !== null) {
-      const run = (client: { query: Database["pool"]["query"] }) =>
-        client.query<CandidateRow>(statement.text, statement.values);
-      rows = (
-        vector !== null
-          ? await this.#context.db.withTunedClient("recall", run)
-          : await this.#context.db.query<CandidateRow>("recall", statement.text, statement.values)
+    const fusion = {
+      strategy: settings.merge_strategy,
+      rrfK: settings.rrf_k,
+      vectorWeight: settings.vector_weight,
+      keywordWeight: settings.keyword_weight,
+    };
+    const statement = (stages: { keyword: boolean; vector: boolean }) =>
+      candidateQuery({
+        tables: this.#context.tables,
+        filter,
+        pool,
+        tsQuery: stages.keyword ? tsQuery : null,
+        tsQueryAny: selecting.length === terms.length ? tsQuery : buildTsQuery(selecting),
+        tsQueryAll: selecting.length > 1 ? buildTsQuery(selecting, "&") : null,
+        vector: stages.vector ? vector : null,
+        vectorType: state.vectorType,
+        distance: state.distance,
+        fusion,
+      });
+    const { db } = this.#context;
+    const runKeyword = async () => {
+      const { text, values } = statement({ keyword: true, vector: false });
+      return (await db.query<CandidateRow>("recall", text, values)).rows;
+    };
+    const runVector = async (keyword: boolean) => {
+      const { text, values } = statement({ keyword, vector: true });
+      return (
+        await db.withTunedClient("recall", (client) => client.query<CandidateRow>(text, values))
       ).rows;
+    };
+    // Hybrid: the two stages on two connections at once, fused here by the shared functions
+    // (`fused` computed in SQL is then not used), or both and the fusion in one statement.
+    const concurrent =
+      this.#context.hybridExecution === "concurrent" && tsQuery !== null && vector !== null;
+    let rows: CandidateRow[] = [];
+    let jsFused: FusedCandidate[] | undefined;
+    if (concurrent) {
+      const [keywordRows, vectorRows] = await Promise.all([runKeyword(), runVector(false)]);
+      const keywordHits = stageHits(keywordRows).keyword;
+      const vectorHits = stageHits(vectorRows).vector;
+      jsFused =
+        settings.merge_strategy === "rrf"
+          ? fuseRrf(keywordHits, vectorHits, settings.rrf_k)
+          : fuseWeighted(keywordHits, vectorHits, {
+              vector: settings.vector_weight,
+              keyword: settings.keyword_weight,
+            });
+      rows = [...keywordRows, ...vectorRows];
+    } else if (vector !== null) {
+      rows = await runVector(tsQuery !== null);
+    } else if (tsQuery !== null) {
+      rows = await runKeyword();
     }
 
     let candidates: FusedCandidate[];
@@ -160,7 +190,7 @@ export class Recaller {
       source = "keyword";
       earlyReturn = true;
     } else {
-      candidates = rows.map(candidateFromRow);
+      candidates = jsFused ?? rows.map(candidateFromRow);
       source = "hybrid";
     }
     const byId = new Map(rows.map((row) => [row.id, row]));

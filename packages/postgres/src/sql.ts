@@ -45,3 +45,50 @@ export class Params {
 export function contentHash(content: string): string {
   return createHash("sha256").update(content).digest("hex").slice(0, 32);
 }
+
+/**
+ * A one-dimensional `vector[]` in PostgreSQL's binary array format (ndim, has-nulls flag,
+ * element type OID, length, lower bound, then each element as int32 length + pgvector's binary
+ * vector, or length -1 for NULL). Sent as a Buffer, it reaches the server without any text.
+ */
+export function encodeVectorArray(
+  vectors: readonly (readonly number[] | undefined)[],
+  elementOid: number,
+): Buffer {
+  let size = 20;
+  for (const vector of vectors) size += 4 + (vector ? 4 + 4 * vector.length : 0);
+  const buffer = Buffer.alloc(size);
+  buffer.writeInt32BE(1, 0);
+  buffer.writeInt32BE(vectors.some((vector) => vector === undefined) ? 1 : 0, 4);
+  buffer.writeUInt32BE(elementOid, 8);
+  buffer.writeInt32BE(vectors.length, 12);
+  buffer.writeInt32BE(1, 16);
+  let offset = 20;
+  for (const vector of vectors) {
+    if (!vector) {
+      buffer.writeInt32BE(-1, offset);
+      offset += 4;
+      continue;
+    }
+    const length = 4 + 4 * vector.length;
+    buffer.writeInt32BE(length, offset);
+    buffer.writeUInt16BE(vector.length, offset + 4);
+    // Elements start at a 4-byte boundary (20-byte header, 4-byte multiples), so the floats are
+    // aligned for a Float32Array view; swap to big-endian once at the end.
+    new Float32Array(buffer.buffer, buffer.byteOffset + offset + 8, vector.length).set(vector);
+    offset += 4 + length;
+  }
+  if (littleEndian) {
+    // Swap only the float runs: walk the elements again.
+    offset = 20;
+    for (const vector of vectors) {
+      if (!vector) {
+        offset += 4;
+        continue;
+      }
+      buffer.subarray(offset + 8, offset + 8 + 4 * vector.length).swap32();
+      offset += 8 + 4 * vector.length;
+    }
+  }
+  return buffer;
+}

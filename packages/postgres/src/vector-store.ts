@@ -88,6 +88,24 @@ export async function createHnswIndex(
   );
 }
 
+/** The GIN index of the tsvector (also made by migration 1); a no-op when it exists. */
+export async function createSearchIndex(client: pg.PoolClient, schema: string): Promise<void> {
+  await client.query(
+    `CREATE INDEX IF NOT EXISTS memories_search ON ${schema}.memories USING gin (search)`,
+  );
+}
+
+/**
+ * Rebuilds the GIN index if a bulk import dropped it and died. Checked first, so a normal start
+ * takes no lock on the table.
+ */
+export async function restoreSearchIndex(client: pg.PoolClient, schema: string): Promise<void> {
+  const index = await client.query("SELECT to_regclass($1) IS NULL AS missing", [
+    `${schema}.memories_search`,
+  ]);
+  if (index.rows[0].missing) await createSearchIndex(client, schema);
+}
+
 /** The extension schema of a qualified `"schema".vector` type name. */
 export function extensionOf(state: VectorState): string {
   return JSON.parse(state.vectorType.slice(0, state.vectorType.lastIndexOf(".")));

@@ -72,10 +72,16 @@ const CORPUS = [
   "Happy with the new coffee grinder",
 ];
 
-describe("postgres: SQL fusion", () => {
-  for (const strategy of ["rrf", "weighted"] as const) {
-    it(`gives exactly the numbers of @memory/api's ${strategy === "rrf" ? "fuseRrf" : "fuseWeighted"}`, async () => {
+describe("postgres: hybrid fusion (SQL in one statement, or JavaScript after concurrent stages)", () => {
+  for (const [strategy, hybridExecution] of [
+    ["rrf", "single"],
+    ["weighted", "single"],
+    ["rrf", "concurrent"],
+    ["weighted", "concurrent"],
+  ] as const) {
+    it(`gives exactly the numbers of @memory/api's ${strategy === "rrf" ? "fuseRrf" : "fuseWeighted"} (${hybridExecution})`, async () => {
       const memory = create({
+        hybridExecution,
         embedder: createTestEmbedder(),
         settings: {
           merge_strategy: strategy,
@@ -117,6 +123,29 @@ describe("postgres: SQL fusion", () => {
       }
     });
   }
+
+  it("returns the same entries, ranks and scores whether the stages run concurrently or not", async () => {
+    const schema = schemas.next();
+    const options = {
+      schema,
+      embedder: createTestEmbedder(),
+      settings: { fts_early_return_score: 1 },
+    };
+    const concurrent = create({ ...options, hybridExecution: "concurrent" });
+    const single = create({ ...options, hybridExecution: "single" });
+    await concurrent.importEntries(
+      CORPUS.map((content, i) => ({ key: `k${i}`, content, category: "core" })),
+    );
+    for (const query of ["car coffee", "dog park morning", "blue door office"]) {
+      for (const limit of [3, 50]) {
+        const a = await concurrent.recall(query, { mode: "hybrid", limit });
+        const b = await single.recall(query, { mode: "hybrid", limit });
+        expect(a.map((entry) => [entry.id, entry.score, entry.explain])).toEqual(
+          b.map((entry) => [entry.id, entry.score, entry.explain]),
+        );
+      }
+    }
+  });
 
   it("returns early on a decisive keyword hit and says so", async () => {
     const memory = create({
@@ -395,5 +424,41 @@ describe("postgres: deferred embedding", () => {
       .store({ key: "x", content: "y", embedding: [1, 2] })
       .catch((caught) => caught);
     expect(MemoryError.hasCode(error, "INVALID_INPUT")).toBe(true);
+  });
+});
+
+describe("postgres: bulk import", () => {
+  it("keeps the last of a key repeated across batches written at once, and rebuilds the indexes", async () => {
+    const memory = create({ embedder: createTestEmbedder() });
+    const entries = Array.from({ length: 7000 }, (_, i) => ({
+      key: `k${i}`,
+      content: `entry number ${i} about gardening`,
+      category: "core",
+    }));
+    // The same key in batches 1, 2 and 4 (2000 rows each): the later entry must win.
+    for (const [position, version] of [
+      [100, 1],
+      [2500, 2],
+      [6500, 3],
+    ] as const) {
+      entries[position] = {
+        key: "dup",
+        content: `repeated tulip version ${version}`,
+        category: "core",
+      };
+    }
+    const report = await memory.importEntries(entries);
+    expect(report.rejected).toEqual([]);
+    expect((await memory.get("dup"))?.content).toBe("repeated tulip version 3");
+    expect(await memory.count()).toBe(7000 - 2);
+    const indexes = await admin<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname",
+      [memory.schema],
+    );
+    expect(indexes.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining(["memories_search", "memory_vectors_hnsw"]),
+    );
+    const [hit] = await memory.recall("tulip", { mode: "bm25", limit: 1 });
+    expect(hit?.key).toBe("dup");
   });
 });
