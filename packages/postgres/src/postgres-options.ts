@@ -1,4 +1,9 @@
-import { ConfigError, type EmbeddingProvider, type MemorySettings } from "@memory/api";
+import {
+  ConfigError,
+  defaultConfig,
+  type EmbeddingProvider,
+  type MemorySettings,
+} from "@memory/api";
 import type pg from "pg";
 
 /** The `[memory]` settings this backend reads; every key is optional here. */
@@ -57,19 +62,8 @@ export interface PostgresMemoryOptions {
 
 export const DEFAULT_SCHEMA = "memory";
 
-export const DEFAULT_SETTINGS: PostgresSettings = {
-  search_mode: "hybrid",
-  merge_strategy: "rrf",
-  rrf_k: 60,
-  vector_weight: 0.7,
-  keyword_weight: 0.3,
-  fts_early_return_score: 0.85,
-  candidate_multiplier: 4,
-  half_life_days: 7,
-  recall_cache_size: 256,
-  recall_cache_ttl_seconds: 300,
-  defer_embedding: false,
-};
+// The same defaults as an empty memory.toml: the schema in @memory/api is their one source.
+export const DEFAULT_SETTINGS: PostgresSettings = defaultConfig().memory;
 
 export const DEFAULT_HNSW: Required<HnswOptions> = {
   m: 16,

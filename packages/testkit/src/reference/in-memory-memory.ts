@@ -5,6 +5,7 @@ import {
   type CountOptions,
   computeImportance,
   cosineSimilarity,
+  defaultConfig,
   type EmbeddingJobReport,
   type EmbeddingProvider,
   type ExportFilter,
@@ -71,16 +72,8 @@ type RetrievalSettings = Pick<
   | "half_life_days"
 >;
 
-const DEFAULTS: RetrievalSettings = {
-  search_mode: "hybrid",
-  merge_strategy: "rrf",
-  rrf_k: 60,
-  vector_weight: 0.7,
-  keyword_weight: 0.3,
-  fts_early_return_score: 0.85,
-  candidate_multiplier: 4,
-  half_life_days: 7,
-};
+// The same defaults as an empty memory.toml: the schema in @memory/api is their one source.
+const DEFAULTS: RetrievalSettings = defaultConfig().memory;
 
 function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
   const entry = { ...row.entry };
