@@ -1,18 +1,7 @@
 import { computeImportance } from "@memory/api";
-import { createInMemoryMemory } from "@memory/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { autosaveTurn, buildMemoryContext } from "../src/index.js";
-
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((memory) => memory.close()));
-});
-
-function fresh() {
-  const memory = createInMemoryMemory();
-  open.push(memory);
-  return memory;
-}
+import { fresh } from "./fresh-memory.js";
 
 describe("autosaveTurn", () => {
   it("stores the user message as conversation and the reply's first 100 characters as daily", async () => {

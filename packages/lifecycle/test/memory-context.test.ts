@@ -1,17 +1,7 @@
 import { createInMemoryMemory, createTestEmbedder } from "@memory/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildMemoryContext, MEMORY_CONTEXT_HEADER } from "../src/index.js";
-
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((memory) => memory.close()));
-});
-
-function fresh() {
-  const memory = createInMemoryMemory();
-  open.push(memory);
-  return memory;
-}
+import { fresh } from "./fresh-memory.js";
 
 describe("buildMemoryContext", () => {
   it("returns an empty context when nothing is stored", async () => {
@@ -126,8 +116,7 @@ describe("buildMemoryContext", () => {
   });
 
   it("drops vector-scored entries below minScore", async () => {
-    const memory = createInMemoryMemory({ embedder: createTestEmbedder() });
-    open.push(memory);
+    const memory = fresh({ embedder: createTestEmbedder() });
     await memory.store({ key: "car", content: "The user drives a blue car", category: "daily" });
     const strict = await buildMemoryContext(memory, "automobile", { minScore: 1.01, coreLimit: 0 });
     expect(strict.entries).toEqual([]);

@@ -16,6 +16,7 @@ import {
   type ImportEntry,
   l2Normalize,
 } from "@memory/api";
+import { gaussian, seededRandom } from "@memory/testkit";
 import pg from "pg";
 import { createPostgresMemory } from "../src/index.js";
 import { encodeVector } from "../src/sql.js";
@@ -83,22 +84,7 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-/** mulberry32: a small seeded PRNG, so every run builds the same data. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gaussian(next: () => number): number {
-  const u = Math.max(next(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
-}
+const random = seededRandom;
 
 const SYLLABLES = [
   "ka",

@@ -1,21 +1,9 @@
+import { gaussian, seededRandom } from "@memory/testkit";
+
 /** Synthetic benchmark data: clustered vectors (a mixture of Gaussians) and Zipf-distributed text. */
 
-export function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function gaussian(random: () => number): number {
-  const u = Math.max(random(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
+// Re-exported under the name the benchmark already uses.
+export const rng = seededRandom;
 
 function normalize(vector: Float32Array): Float32Array {
   let norm = 0;

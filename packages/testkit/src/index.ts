@@ -32,6 +32,7 @@ export {
 } from "./reference/in-memory-memory.js";
 export { InMemoryStore } from "./reference/in-memory-store.js";
 export { conformanceGroups, runConformanceSuite } from "./run-conformance.js";
+export { gaussian, seededRandom } from "./seeded-random.js";
 export {
   createTestEmbedder,
   TEST_SYNONYMS,
