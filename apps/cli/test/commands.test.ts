@@ -174,7 +174,7 @@ describe("memory commands on a SQLite store", () => {
     const explained = await ws.run(["recall", "typescript", "--explain"]);
     expect(explained.stdout).toMatch(/1\. lang/);
     expect(explained.stdout).toMatch(
-      /keyword #1 \(bm25 [^)]+\) · vector - · fused \S+ · decay 1\.000/,
+      /keyword #1 \(bm25 [^,]+, relevance [^)]+\) · vector - · relevance \S+ · decay 1\.000/,
     );
     // Keyword-only recall says why, on stderr.
     expect(explained.stderr).toContain("keyword-only");

@@ -1,4 +1,6 @@
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, Workspace } from "./helpers/run-memory.js";
 
@@ -105,6 +107,34 @@ describe("memory doctor", () => {
       expect(check(body, "backend")).toBeUndefined();
     } finally {
       bad.remove();
+    }
+  });
+
+  it("makes one real embedding call and fails, saying what to check, when the provider refuses", async () => {
+    // An OpenAI-compatible endpoint on loopback that rejects the key (no retry on 401).
+    const server = createServer((_request, response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({ error: { message: "Incorrect API key", type: "invalid_request_error" } }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const remote = new Workspace(
+      "",
+      `embedding_provider = "custom:http://127.0.0.1:${port}/v1"\nembedding_model = "m"\nembedding_dims = 8`,
+    );
+    try {
+      const result = await remote.run(["doctor", "--json"]);
+      expect(result.code).toBe(1);
+      expect(check(json<DoctorResult>(result), "embed call")).toMatchObject({
+        status: "fail",
+        message: expect.stringMatching(/failed: .*keywords/),
+        fix: expect.stringContaining("embedding_provider"),
+      });
+    } finally {
+      remote.remove();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

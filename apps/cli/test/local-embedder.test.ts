@@ -48,7 +48,8 @@ describe("with the local embedding provider", () => {
     });
 
     const recall = json<{ results: { key: string; explain: Record<string, unknown> }[] }>(
-      await ws.run(["recall", "which programming language", "--json"]),
+      // --min-score 0: a match by meaning alone sits near the default threshold; this pins ranks.
+      await ws.run(["recall", "which programming language", "--min-score", "0", "--json"]),
     );
     const lang = recall.results.find((result) => result.key === "lang");
     expect(lang?.explain).toMatchObject({
@@ -57,8 +58,14 @@ describe("with the local embedding provider", () => {
     });
     expect(lang?.explain.degraded).toBeUndefined();
 
-    const explained = await ws.run(["recall", "which programming language", "--explain"]);
-    expect(explained.stdout).toMatch(/vector #\d \(cosine -?\d\.\d{3}\)/);
+    const explained = await ws.run([
+      "recall",
+      "which programming language",
+      "--min-score",
+      "0",
+      "--explain",
+    ]);
+    expect(explained.stdout).toMatch(/vector #\d \(cosine -?\d\.\d{3}, relevance \d\.\d{3}\)/);
   });
 
   it("migrates with embeddings copied when the fingerprints match", async (context) => {

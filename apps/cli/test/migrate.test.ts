@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,6 +104,35 @@ describe("memory migrate", () => {
     const result = await ws.run(["migrate", "--from", "memory.toml", "--to", "memory.toml"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("same store");
+  });
+
+  it("refuses a relative and an absolute path to the same SQLite file", async () => {
+    mkdirSync(ws.file("sub"), { recursive: true });
+    const absolute = ws.file("brain.db");
+    ws.writeConfig(
+      "sub/absolute.toml",
+      `[memory]\nembedding_provider = "noop"\n\n[sqlite]\npath = ${JSON.stringify(absolute)}\n`,
+    );
+    ws.writeConfig(
+      "sub/relative.toml",
+      '[memory]\nembedding_provider = "noop"\n\n[sqlite]\npath = "../brain.db"\n',
+    );
+    // The same directory through a symbolic link is the same file too.
+    symlinkSync(ws.dir, ws.file("sub/link"), "dir");
+    ws.writeConfig(
+      "sub/linked.toml",
+      '[memory]\nembedding_provider = "noop"\n\n[sqlite]\npath = "link/brain.db"\n',
+    );
+    for (const [from, to] of [
+      ["memory.toml", "sub/absolute.toml"],
+      ["sub/relative.toml", "sub/absolute.toml"],
+      ["sub/linked.toml", "memory.toml"],
+    ] as const) {
+      const result = await ws.run(["migrate", "--from", from, "--to", to]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain("same store");
+      expect(result.stderr).toContain(realpathSync(absolute));
+    }
   });
 
   it("needs both --from and --to", async () => {

@@ -1,4 +1,11 @@
-import type { EntryFilter, ImportEntry, ImportRejection, Memory, MemoryEntry } from "@memory/api";
+import {
+  type EntryFilter,
+  type ImportEntry,
+  type ImportRejection,
+  type Memory,
+  type MemoryEntry,
+  normalizeFilter,
+} from "@memory/api";
 import { autosaveTurn, buildMemoryContext } from "@memory/lifecycle";
 import { type Access, canUse, resolveNamespace, visibleNamespaces } from "./access.js";
 import { readNdjsonLines } from "./body.js";
@@ -14,7 +21,9 @@ import {
   EntriesResponseSchema,
   EntryResponseSchema,
   ExportQuery,
+  ForgetByKeyRequestSchema,
   ForgetResponseSchema,
+  GetByKeyRequestSchema,
   GetQuery,
   HealthResponseSchema,
   ImportEntrySchema,
@@ -135,6 +144,35 @@ function exportSources(
   return visible.map((name) => memory.export({ ...filter, namespace: name }));
 }
 
+/** One entry by key: the path form and the body form of get share it. */
+async function getOne(
+  memory: Memory,
+  access: Access,
+  request: { key: string; namespace?: string | undefined; withEmbedding?: boolean | undefined },
+): Promise<Response> {
+  const namespace = resolveNamespace(access, request.namespace);
+  const entry = await memory.get(
+    request.key,
+    defined({ namespace, withEmbedding: request.withEmbedding }),
+  );
+  if (!entry)
+    throw new HttpError(
+      "NOT_FOUND",
+      `No entry with key "${request.key}" in namespace "${namespace}".`,
+    );
+  return json({ entry: withoutEmbeddings([entry], request.withEmbedding)[0] });
+}
+
+/** Forget by key: the path form and the body form share it. */
+async function forgetOne(
+  memory: Memory,
+  access: Access,
+  request: { key: string; namespace?: string | undefined },
+): Promise<Response> {
+  const namespace = resolveNamespace(access, request.namespace);
+  return json({ deleted: await memory.forget(request.key, { namespace }) });
+}
+
 const errorResponses = {
   400: { description: "Invalid input (INVALID_INPUT), with the reason." },
   401: { description: "Missing or invalid bearer token (UNAUTHORIZED)." },
@@ -253,19 +291,8 @@ export const routes: RouteSpec[] = [
       404: { description: "No such key (NOT_FOUND)." },
       ...errorResponses,
     },
-    handler: async ({ params, query, access, context }) => {
-      const namespace = resolveNamespace(access, query.namespace);
-      const entry = await context.memory.get(
-        params.key,
-        defined({ namespace, withEmbedding: query.withEmbedding }),
-      );
-      if (!entry)
-        throw new HttpError(
-          "NOT_FOUND",
-          `No entry with key "${params.key}" in namespace "${namespace}".`,
-        );
-      return json({ entry: withoutEmbeddings([entry], query.withEmbedding)[0] });
-    },
+    handler: async ({ params, query, access, context }) =>
+      getOne(context.memory, access, { ...query, key: params.key }),
   }),
   defineRoute({
     method: "delete",
@@ -279,10 +306,37 @@ export const routes: RouteSpec[] = [
       200: { description: "Whether it existed.", schema: ForgetResponseSchema },
       ...errorResponses,
     },
-    handler: async ({ params, query, access, context }) => {
-      const namespace = resolveNamespace(access, query.namespace);
-      return json({ deleted: await context.memory.forget(params.key, { namespace }) });
+    handler: async ({ params, query, access, context }) =>
+      forgetOne(context.memory, access, { ...query, key: params.key }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/memories/get",
+    operationId: "getByKey",
+    summary: "Get one entry by key (body form: works for every key)",
+    description:
+      'Use this form for keys a URL path cannot carry unchanged, such as "." or "..", or keys with "/".',
+    tag: "memories",
+    body: GetByKeyRequestSchema,
+    responses: {
+      200: { description: "The entry.", schema: EntryResponseSchema },
+      404: { description: "No such key (NOT_FOUND)." },
+      ...errorResponses,
     },
+    handler: async ({ body, access, context }) => getOne(context.memory, access, body),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/memories/forget",
+    operationId: "forgetByKey",
+    summary: "Forget (delete) one entry by key (body form: works for every key)",
+    tag: "memories",
+    body: ForgetByKeyRequestSchema,
+    responses: {
+      200: { description: "Whether it existed.", schema: ForgetResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context }) => forgetOne(context.memory, access, body),
   }),
   defineRoute({
     method: "post",
@@ -420,6 +474,11 @@ export const routes: RouteSpec[] = [
     },
     handler: async ({ query, access, context }) => {
       const filter = defined({ ...filterFrom(query), withEmbeddings: query.withEmbeddings });
+      // Validated before the 200 goes out: a bad filter is a 400, not an error line in a stream.
+      normalizeFilter(
+        query.namespace === undefined ? filter : { ...filter, namespace: query.namespace },
+        { allNamespacesByDefault: true, includeSupersededByDefault: true },
+      );
       const sources = exportSources(context.memory, access, query.namespace, filter);
       return new Response(ndjsonStream(sources, context.logger), {
         headers: { "content-type": `${NDJSON}; charset=utf-8` },

@@ -145,11 +145,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           .string()
           .max(10_000)
           .describe("What to look for, in natural language or keywords."),
+        // The same bounds as the HTTP API (0 returns nothing), so both channels agree.
         limit: z
           .number()
           .int()
-          .min(1)
-          .max(50)
+          .min(0)
+          .max(1000)
           .optional()
           .describe("How many results at most; default 5."),
         categories: z
@@ -157,7 +158,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           .optional()
           .describe('Only these categories, e.g. ["core"].'),
         sessionId: z.string().min(1).optional().describe("Only memories from this session."),
-        minScore: z.number().min(0).optional().describe("Drop results scoring below this."),
+        minScore: z
+          .number()
+          .min(0)
+          .optional()
+          .describe("Drop results whose relevance (0..1) is below this; default 0.3, 0 keeps all."),
         namespace: namespaceInput,
       },
       outputSchema: { results: z.array(EntryOutput) },

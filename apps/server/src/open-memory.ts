@@ -1,9 +1,10 @@
 import {
-  type CreateMemoryOptions,
-  createMemory,
   type EmbeddingProvider,
+  embeddingsDisabled,
   type Memory,
   type MemoryConfig,
+  openConfiguredMemory,
+  resolveConfiguredProvider,
 } from "@memory/api";
 import { banner, type Logger, stderrLogger } from "./logger.js";
 
@@ -21,14 +22,6 @@ export interface OpenedMemory {
   embedding: { mode: "vector" | "keyword-only"; detail: string };
 }
 
-interface EmbeddingsModule {
-  resolveEmbeddingProvider(
-    settings: MemoryConfig["memory"],
-  ):
-    | { provider: EmbeddingProvider; reason: string }
-    | Promise<{ provider: EmbeddingProvider; reason: string }>;
-}
-
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -36,10 +29,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
     timer.unref();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function keywordOnly(config: MemoryConfig): MemoryConfig {
-  return { ...config, memory: { ...config.memory, embedding_provider: "noop" } };
 }
 
 /**
@@ -54,21 +43,21 @@ export async function openMemory(
 ): Promise<OpenedMemory> {
   const logger = options.logger ?? stderrLogger;
   const loadModule = options.loadModule ?? ((specifier: string) => import(specifier));
-  const create: CreateMemoryOptions = { loadModule };
+  const keywordOnly = async () =>
+    (await openConfiguredMemory(config, { embeddings: "none", loadModule })).memory;
   const name = config.memory.embedding_provider;
-  if (name === "noop" || name === "none" || config.memory.backend === "none") {
+  if (embeddingsDisabled(config.memory) || config.memory.backend === "none") {
     return {
-      memory: await createMemory(keywordOnly(config), create),
+      memory: await keywordOnly(),
       embedding: { mode: "keyword-only", detail: `embedding_provider = "${name}"` },
     };
   }
   let provider: EmbeddingProvider | undefined;
   let detail: string;
   try {
-    const embeddings = (await loadModule("@memory/embeddings")) as EmbeddingsModule;
-    const resolved = await embeddings.resolveEmbeddingProvider(config.memory);
+    const resolved = await resolveConfiguredProvider(config, { loadModule });
     detail = resolved.reason;
-    if (resolved.provider.dimensions > 0) {
+    if (resolved.provider) {
       logger.info(`Loading the embedding model (${resolved.provider.fingerprint})...`);
       await withTimeout(
         resolved.provider.embedOne("memory server start-up probe", { purpose: "query" }),
@@ -88,15 +77,16 @@ export async function openMemory(
       'Fix: install the provider\'s optional packages, or set embedding_provider = "noop" to silence this.',
     ]);
     return {
-      memory: await createMemory(keywordOnly(config), create),
+      memory: await keywordOnly(),
       embedding: {
         mode: "keyword-only",
         detail: `"${name}" unavailable: ${detail.split("\n")[0]}`,
       },
     };
   }
+  const opened = await openConfiguredMemory(config, { embedder: provider, loadModule });
   return {
-    memory: await createMemory(config, { ...create, embedder: provider }),
+    memory: opened.memory,
     embedding: { mode: "vector", detail: `${provider.fingerprint} (${detail})` },
   };
 }

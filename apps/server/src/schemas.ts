@@ -33,13 +33,16 @@ export const RecallExplainSchema = named(
   z
     .object({
       mode: z.enum(["hybrid", "bm25", "embedding"]),
-      source: z.enum(["keyword", "vector", "hybrid", "like", "recent"]),
+      source: z.enum(["keyword", "vector", "hybrid", "like", "recent", "external"]),
       strategy: z.enum(["rrf", "weighted"]).optional(),
       keywordRank: z.number().optional(),
-      keywordScore: z.number().optional(),
+      keywordScore: z.number().optional().describe("Raw BM25 with the namespace's statistics."),
+      keywordRelevance: z.number().optional().describe("Keyword part of relevance, 0..1."),
       vectorRank: z.number().optional(),
       cosine: z.number().optional(),
-      fused: z.number(),
+      vectorRelevance: z.number().optional().describe("Vector part of relevance, 0..1."),
+      rrf: z.number().optional().describe("Rank-fusion value that ordered the result (rrf only)."),
+      fused: z.number().describe("Relevance before decay, 0..1."),
       decay: z.number(),
       importance: z.number().optional(),
       earlyReturn: z.boolean().optional(),
@@ -99,6 +102,27 @@ export const NamespaceParams = z.object({ namespace: z.string().min(1) });
 export const SessionParams = z.object({ sessionId: z.string().min(1) });
 
 export const NamespaceQuery = z.object({ namespace: namespace.optional() }).strict();
+/** Body form of get: any stored key, including ones a URL path cannot carry ("..", "a/b"). */
+export const GetByKeyRequestSchema = named(
+  "GetByKeyRequest",
+  z
+    .object({
+      key: z.string().min(1).describe("The entry's key, exactly as stored."),
+      namespace: namespace.optional(),
+      withEmbedding: z.boolean().optional(),
+    })
+    .strict(),
+);
+/** Body form of forget, for the same keys. */
+export const ForgetByKeyRequestSchema = named(
+  "ForgetByKeyRequest",
+  z
+    .object({
+      key: z.string().min(1).describe("The entry's key, exactly as stored."),
+      namespace: namespace.optional(),
+    })
+    .strict(),
+);
 export const GetQuery = z
   .object({ namespace: namespace.optional(), withEmbedding: booleanQuery.optional() })
   .strict();

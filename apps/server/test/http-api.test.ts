@@ -213,6 +213,37 @@ describe("HTTP API", () => {
     expect(copy.body.entry.createdAt).toBe(JSON.parse(lines[1]!).createdAt);
   });
 
+  it("gets and forgets any stored key through the body forms, dot-only keys included", async () => {
+    const server = await startTestServer();
+    for (const key of ["..", ".", "a/b", "x?y#z"]) {
+      expect(
+        (await server.call("POST", "/v1/memories", { body: { key, content: `about ${key}` } }))
+          .status,
+      ).toBe(200);
+      const got = await server.call("POST", "/v1/memories/get", { body: { key } });
+      expect(got.status, key).toBe(200);
+      expect(got.body.entry).toMatchObject({ key, content: `about ${key}` });
+      const forgot = await server.call("POST", "/v1/memories/forget", { body: { key } });
+      expect(forgot.body, key).toEqual({ deleted: true });
+      const gone = await server.call("POST", "/v1/memories/get", { body: { key } });
+      expect(gone.status, key).toBe(404);
+    }
+  });
+
+  it("refuses an export with an invalid filter with 400 before streaming anything", async () => {
+    const server = await startTestServer();
+    await server.call("POST", "/v1/memories", { body: { key: "k", content: "kept" } });
+    for (const query of [
+      "since=yesterday",
+      "since=2026-02-01T00:00:00Z&until=2026-01-01T00:00:00Z",
+    ]) {
+      const response = await server.call("GET", `/v1/export?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body, query).toMatchObject({ error: { code: "INVALID_INPUT" } });
+    }
+    expect((await server.call("GET", "/v1/export")).status).toBe(200);
+  });
+
   it("imports a streamed body and reports bad lines by position without stopping", async () => {
     const server = await startTestServer();
     const lines = [

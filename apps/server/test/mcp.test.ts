@@ -86,6 +86,18 @@ async function exerciseTools(client: Client): Promise<void> {
   const results = (recalled.structuredContent as Structured).results as Structured[];
   expect(results[0]).toMatchObject({ key: "user_editor" });
   expect(typeof results[0]!.score).toBe("number");
+  // The HTTP API's limit bounds: 0 returns nothing, more than 50 is allowed.
+  for (const [limit, count] of [
+    [0, 0],
+    [500, 1],
+  ] as const) {
+    const bounded = await client.callTool({
+      name: "memory_recall",
+      arguments: { query: "Neovim editor", limit },
+    });
+    expect(bounded.isError, `limit ${limit}`).toBeFalsy();
+    expect(((bounded.structuredContent as Structured).results as unknown[]).length).toBe(count);
+  }
   expect((recalled.content as { text: string }[])[0]!.text).toContain("user_editor");
 
   const got = await client.callTool({ name: "memory_get", arguments: { key: "user_editor" } });

@@ -1,5 +1,5 @@
 export { AUTOSAVE_SKIP_PREFIXES, shouldAutosave } from "./algorithms/autosave-filter.js";
-export { type Bm25Document, bm25Search, indexTokens } from "./algorithms/bm25.js";
+export { indexTokens } from "./algorithms/bm25.js";
 export { type ChunkOptions, chunkMarkdown, type MarkdownChunk } from "./algorithms/chunker.js";
 export {
   CONTRADICTION_FACTOR,
@@ -14,20 +14,7 @@ export {
 } from "./algorithms/contradiction.js";
 export { cosineSimilarity, l2Normalize } from "./algorithms/cosine.js";
 export { ageInDays, DEFAULT_HALF_LIFE_DAYS, decayFactor } from "./algorithms/decay.js";
-export {
-  DEFAULT_KEYWORD_WEIGHT,
-  DEFAULT_RRF_K,
-  DEFAULT_VECTOR_WEIGHT,
-  type FusedCandidate,
-  fuseRrf,
-  fuseWeighted,
-  type KeywordHit,
-  keywordOnly,
-  keywordRelevance,
-  rrfContribution,
-  type VectorHit,
-  vectorOnly,
-} from "./algorithms/fusion.js";
+export { DEFAULT_RRF_K, rrfContribution } from "./algorithms/fusion.js";
 export {
   baseImportance,
   CATEGORY_BASE_IMPORTANCE,
@@ -35,24 +22,18 @@ export {
   HIGH_SIGNAL_WORDS,
 } from "./algorithms/importance.js";
 export { jaccardSimilarity, wordSet } from "./algorithms/jaccard.js";
+export { porterStem } from "./algorithms/porter-stemmer.js";
 export { RecallCache } from "./algorithms/recall-cache.js";
 export {
-  type FinalizeOptions,
-  finalizeRecall,
-  type RankableEntry,
-} from "./algorithms/recall-ranking.js";
-export {
-  buildFts5Query,
   cjkBigrams,
   cjkIndexText,
   escapeLike,
-  extractSearchTerms,
   hasCjk,
   isMatchAllQuery,
   likeFallbackKeywords,
-  MAX_QUERY_TERMS,
-  type SearchTerm,
 } from "./algorithms/search-terms.js";
+export { ENGLISH_STOP_WORDS, isStopWord } from "./algorithms/stop-words.js";
+export type { ModuleLoader, StoreDescription } from "./config/backend-module.js";
 export {
   MEMORY_SETTING_KEYS,
   type MemoryConfig,
@@ -73,6 +54,17 @@ export {
   type SettingSource,
 } from "./config/load-config.js";
 export {
+  type ConfiguredMemory,
+  type ConfiguredProvider,
+  describeConfiguredStore,
+  EMBEDDINGS_DISABLED_REASON,
+  type EmbeddingSupport,
+  embeddingsDisabled,
+  type OpenConfiguredMemoryOptions,
+  openConfiguredMemory,
+  resolveConfiguredProvider,
+} from "./config/open-configured-memory.js";
+export {
   BackendUnavailableError,
   ConfigError,
   ConflictError,
@@ -87,6 +79,58 @@ export {
   UnsupportedOperationError,
 } from "./errors.js";
 export { NoneMemory } from "./none-memory.js";
+export {
+  entryMatchesFilter,
+  InMemoryRecallStages,
+  type InMemoryRow,
+  type InMemoryStagesOptions,
+} from "./recall/in-memory-stages.js";
+export { RecallEngine, type RecallEngineOptions } from "./recall/recall-engine.js";
+export { compareKeys, type ScoredCandidate } from "./recall/recall-results.js";
+export type {
+  IndexedEntry,
+  KeywordStageRequest,
+  KeywordStageResult,
+  RecallStages,
+  VectorAvailability,
+  VectorStageHit,
+  VectorStageRequest,
+} from "./recall/recall-stages.js";
+export {
+  BM25_B,
+  BM25_K1,
+  combinedRelevance,
+  inverseDocumentFrequency,
+  KeywordScorer,
+  type KeywordStatistics,
+  LIKE_MAX_RELEVANCE,
+  likeRelevance,
+  SINGLE_PART_FLOOR,
+  STOP_WORDS_ONLY_FACTOR,
+  type VectorCalibration,
+  vectorRelevance,
+} from "./recall/relevance.js";
+export {
+  DEFAULT_VECTOR_CALIBRATION,
+  RETRIEVAL_SETTING_NAMES,
+  type RetrievalSettings,
+  resolveRetrievalSettings,
+  resolveVectorCalibration,
+  retrievalSettingsFromConfig,
+} from "./recall/retrieval-settings.js";
+export { KEYWORD_POSTINGS_BUDGET, selectingTerms } from "./recall/term-selection.js";
+export {
+  analyzeQuery,
+  analyzeText,
+  countIndexedTerms,
+  indexedTerms,
+  MAX_INDEXED_TERMS_LENGTH,
+  MAX_QUERY_TERMS,
+  MAX_TERM_LENGTH,
+  type QueryTerm,
+  searchTerms,
+  termMatches,
+} from "./recall/text-analyzer.js";
 export type {
   ChatMessage,
   ChatModel,

@@ -233,6 +233,13 @@ export function normalizeTimestamp(value: unknown, field = "timestamp"): string 
       `${field} ${JSON.stringify(value)} is not a valid ISO-8601 time; use e.g. 2026-01-31T12:00:00Z.`,
     );
   }
+  // Year 0000 parses in JavaScript but no SQL backend stores it (PostgreSQL has no year 0):
+  // the accepted range is the same everywhere, 0001-01-01 to 9999-12-31.
+  if (iso.startsWith("0000-")) {
+    throw new InvalidInputError(
+      `${field} ${JSON.stringify(value)} is out of range; times go from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.`,
+    );
+  }
   return iso;
 }
 

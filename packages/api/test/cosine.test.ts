@@ -96,3 +96,11 @@ describe("l2Normalize", () => {
     expect(Array.isArray(l2Normalize(new Float32Array([1, 1])))).toBe(true);
   });
 });
+
+describe("cosineSimilarity of non-finite input", () => {
+  it("is 0 for NaN or Infinity on either side", () => {
+    expect(cosineSimilarity([1, Number.NaN], [1, 0])).toBe(0);
+    expect(cosineSimilarity([1, 0], [Number.POSITIVE_INFINITY, 0])).toBe(0);
+    expect(cosineSimilarity([Number.NEGATIVE_INFINITY, 1], [1, 1])).toBe(0);
+  });
+});

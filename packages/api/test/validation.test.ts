@@ -153,6 +153,12 @@ describe("validateEmbedding", () => {
 });
 
 describe("normalizeTimestamp", () => {
+  it("refuses year 0000 (no SQL backend stores it) and accepts the range's ends", () => {
+    expect(() => normalizeTimestamp("0000-06-01T00:00:00Z", "since")).toThrow(/out of range/);
+    expect(normalizeTimestamp("0001-01-01T00:00:00Z")).toBe("0001-01-01T00:00:00.000Z");
+    expect(normalizeTimestamp("9999-12-31T23:59:59.999Z")).toBe("9999-12-31T23:59:59.999Z");
+  });
+
   it("returns the fixed format YYYY-MM-DDTHH:mm:ss.sssZ", () => {
     expect(normalizeTimestamp("2026-01-31T12:00:00Z")).toBe("2026-01-31T12:00:00.000Z");
     expect(normalizeTimestamp("2026-01-31")).toBe("2026-01-31T00:00:00.000Z");

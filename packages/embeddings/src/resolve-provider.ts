@@ -1,7 +1,12 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ConfigError, type EmbeddingProvider } from "@memory/api";
+import {
+  ConfigError,
+  EMBEDDINGS_DISABLED_REASON,
+  type EmbeddingProvider,
+  embeddingsDisabled,
+} from "@memory/api";
 import { GeminiEmbeddingProvider } from "./gemini/gemini-embedding-provider.js";
 import { LocalEmbeddingProvider } from "./local/use-lite-provider.js";
 import { NoopEmbeddingProvider } from "./noop-provider.js";
@@ -53,11 +58,10 @@ export function resolveEmbeddingProvider(config: EmbeddingConfig = {}): Resolved
   const name = configured.startsWith("custom:") ? configured : configured.toLowerCase();
   const notes: string[] = [];
 
-  if (name === "noop" || name === "none") {
-    return {
-      provider: new NoopEmbeddingProvider(),
-      reason: "noop: embeddings disabled by configuration (keyword-only recall)",
-    };
+  // The rule itself ("noop"/"none" turns embeddings off) lives in @memory/api, which never
+  // loads this package for such a configuration; direct callers get the 0-dimension provider.
+  if (embeddingsDisabled({ embedding_provider: name })) {
+    return { provider: new NoopEmbeddingProvider(), reason: EMBEDDINGS_DISABLED_REASON };
   }
   if (name === "local") {
     const missing = missingPackages([

@@ -124,12 +124,16 @@ describe("buildMemoryContext", () => {
     expect(loose.entries.map((entry) => entry.key)).toEqual(["car"]);
   });
 
-  it("keeps keyword-only hits whatever their raw score (no absolute scale to compare with)", async () => {
+  it("applies its threshold to keyword-only hits too (scores are relevance everywhere)", async () => {
     const memory = fresh();
     await memory.store({ key: "tea", content: "Ada prefers green tea", category: "daily" });
-    const context = await buildMemoryContext(memory, "green tea", { minScore: 0.99, coreLimit: 0 });
+    await memory.store({ key: "other", content: "Ada has a green bicycle", category: "daily" });
+    const context = await buildMemoryContext(memory, "green tea", { coreLimit: 0 });
+    // A full match passes the default 0.4; one word of two does not.
     expect(context.entries.map((entry) => entry.key)).toEqual(["tea"]);
     expect(context.entries[0]?.explain?.source).toBe("keyword");
+    const strict = await buildMemoryContext(memory, "green tea", { minScore: 0.99, coreLimit: 0 });
+    expect(strict.entries).toEqual([]);
   });
 
   it("rejects when the backend fails instead of returning an empty context", async () => {

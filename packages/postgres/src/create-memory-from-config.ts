@@ -1,6 +1,12 @@
-import { type BackendContext, ConfigError, type MemoryConfig } from "@memory/api";
+import {
+  type BackendContext,
+  ConfigError,
+  type MemoryConfig,
+  retrievalSettingsFromConfig,
+  type StoreDescription,
+} from "@memory/api";
 import { createPostgresMemory, type PostgresMemory } from "./postgres-memory.js";
-import type { PostgresSettings } from "./postgres-options.js";
+import { DEFAULT_SCHEMA } from "./postgres-options.js";
 
 /** The `[postgres]` table of `memory.toml`. */
 export interface PostgresConfigTable {
@@ -40,6 +46,20 @@ function readTable(config: MemoryConfig): PostgresConfigTable {
   };
 }
 
+/** `[postgres].url`, else `MEMORY_POSTGRES_URL`, else `DATABASE_URL`. */
+function connectionStringFor(
+  table: PostgresConfigTable,
+  env: Record<string, string | undefined>,
+): string {
+  const connectionString = table.url ?? env.MEMORY_POSTGRES_URL ?? env.DATABASE_URL;
+  if (!connectionString) {
+    throw new ConfigError(
+      'backend = "postgres" needs a database: set [postgres].url in memory.toml, or MEMORY_POSTGRES_URL / DATABASE_URL (e.g. postgresql://user@localhost:5432/app).',
+    );
+  }
+  return connectionString;
+}
+
 /**
  * The entry point `createMemory` (from `@memory/api`) calls when `backend = "postgres"`. Reads
  * `[postgres]` (url, schema, max_connections) and the retrieval keys of `[memory]`.
@@ -50,31 +70,49 @@ export function createMemoryFromConfig(
   env: Record<string, string | undefined> = process.env,
 ): PostgresMemory {
   const table = readTable(config);
-  const connectionString = table.url ?? env.MEMORY_POSTGRES_URL ?? env.DATABASE_URL;
-  if (!connectionString) {
-    throw new ConfigError(
-      'backend = "postgres" needs a database: set [postgres].url in memory.toml, or MEMORY_POSTGRES_URL / DATABASE_URL (e.g. postgresql://user@localhost:5432/app).',
-    );
-  }
-  const memory = config.memory;
-  const settings: Partial<PostgresSettings> = {
-    search_mode: memory.search_mode,
-    merge_strategy: memory.merge_strategy,
-    rrf_k: memory.rrf_k,
-    vector_weight: memory.vector_weight,
-    keyword_weight: memory.keyword_weight,
-    fts_early_return_score: memory.fts_early_return_score,
-    candidate_multiplier: memory.candidate_multiplier,
-    half_life_days: memory.half_life_days,
-    recall_cache_size: memory.recall_cache_size,
-    recall_cache_ttl_seconds: memory.recall_cache_ttl_seconds,
-    defer_embedding: memory.defer_embedding,
-  };
+  const connectionString = connectionStringFor(table, env);
   return createPostgresMemory({
     connectionString,
     ...(table.schema !== undefined ? { schema: table.schema } : {}),
     ...(table.max_connections !== undefined ? { maxConnections: table.max_connections } : {}),
     ...(context.embedder ? { embedder: context.embedder } : {}),
-    settings,
+    ...retrievalSettingsFromConfig(config.memory),
+    deferEmbedding: config.memory.defer_embedding,
   });
+}
+
+/**
+ * Which database and schema `config` opens (`BackendModule.describeStore`), without connecting.
+ * The identity is `postgres://<host>:<port>/<database>#<schema>` (the user, password and
+ * parameters do not change which tables are used); the location is the connection URL without
+ * its password, plus the schema. A connection string that is not a URL (`host=... dbname=...`)
+ * is used as is, minus any `password=`.
+ */
+export function describeStore(
+  config: MemoryConfig,
+  env: Record<string, string | undefined> = process.env,
+): StoreDescription {
+  const table = readTable(config);
+  const connectionString = connectionStringFor(table, env);
+  const schema = table.schema ?? DEFAULT_SCHEMA;
+  let url: URL | undefined;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+    const safe = connectionString.replace(/password\s*=\s*('[^']*'|\S*)/gi, "password=***");
+    return { identity: `postgres:${safe}#${schema}`, location: `${safe} (schema ${schema})` };
+  }
+  url.password = "";
+  url.searchParams.delete("password");
+  const host = url.searchParams.get("host") ?? url.hostname;
+  const port = url.port || url.searchParams.get("port") || "5432";
+  // Like libpq, a URL without a database name means the database named after the user.
+  const database = decodeURIComponent(url.pathname.replace(/^\//, "") || url.username);
+  return {
+    identity: `postgres://${host}:${port}/${database}#${schema}`,
+    location: `${url.href} (schema ${schema})`,
+  };
 }

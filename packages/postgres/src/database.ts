@@ -1,6 +1,14 @@
 import type pg from "pg";
 import { isConnectionError, toMemoryError } from "./postgres-errors.js";
 
+// One listener shared by every memory on a pool: an idle client that lost its server (restart,
+// pg_terminate_backend) is already dropped by pg-pool; the listener only keeps the 'error'
+// event from crashing the process. Shared, so that many memories on one pool add one listener
+// per client and one per pool, not one each (MaxListenersExceededWarning, a leak).
+const ignoreError = () => {};
+const guardedClients = new WeakSet<pg.PoolClient>();
+const poolUsers = new WeakMap<pg.Pool, number>();
+
 /**
  * The pool, with every failure turned into a typed `@memory` error and every checked-out client
  * guarded: a server that goes away between two statements would otherwise raise an uncaught
@@ -10,22 +18,29 @@ import { isConnectionError, toMemoryError } from "./postgres-errors.js";
 export class Database {
   readonly pool: pg.Pool;
   readonly #efSearch: number;
-  readonly #guarded = new WeakSet<pg.PoolClient>();
   // Connections that already carry the hnsw.* session settings.
   readonly #tuned = new WeakSet<pg.PoolClient>();
-  readonly #ignore = () => {
-    // An idle client lost its server (restart, pg_terminate_backend); pg-pool already dropped it.
-  };
+  #attached = true;
 
   constructor(pool: pg.Pool, efSearch: number) {
     this.pool = pool;
     this.#efSearch = efSearch;
-    pool.on("error", this.#ignore);
+    const users = poolUsers.get(pool) ?? 0;
+    if (users === 0) pool.on("error", ignoreError);
+    poolUsers.set(pool, users + 1);
   }
 
-  /** Stops listening to the pool (an injected pool outlives the memory). */
+  /** Stops listening to the pool (an injected pool outlives the memory). Idempotent. */
   detach(): void {
-    this.pool.off("error", this.#ignore);
+    if (!this.#attached) return;
+    this.#attached = false;
+    const users = (poolUsers.get(this.pool) ?? 1) - 1;
+    if (users > 0) {
+      poolUsers.set(this.pool, users);
+      return;
+    }
+    poolUsers.delete(this.pool);
+    this.pool.off("error", ignoreError);
   }
 
   async connect(operation: string): Promise<pg.PoolClient> {
@@ -35,9 +50,9 @@ export class Database {
     } catch (error) {
       throw toMemoryError(error, operation);
     }
-    if (!this.#guarded.has(client)) {
-      client.on("error", this.#ignore);
-      this.#guarded.add(client);
+    if (!guardedClients.has(client)) {
+      client.on("error", ignoreError);
+      guardedClients.add(client);
     }
     return client;
   }

@@ -6,7 +6,7 @@ import {
 } from "@memory/api";
 import type { Database } from "./database.js";
 import type { EmbeddingJob } from "./deferred-embeddings.js";
-import type { Tables } from "./recall-query.js";
+import type { Tables } from "./filter-sql.js";
 import { encodeVector, Params } from "./sql.js";
 import type { VectorState } from "./vector-store.js";
 
@@ -19,7 +19,12 @@ export async function embedDocuments(
     const vectors = await embedder.embed(texts, { purpose: "document" });
     return texts.map((_, i) => {
       const vector = vectors[i];
-      return Array.isArray(vector) && vector.length === embedder.dimensions ? vector : undefined;
+      // Wrong sizes and NaN/Infinity are refused here, before anything is stored.
+      return Array.isArray(vector) &&
+        vector.length === embedder.dimensions &&
+        vector.every(Number.isFinite)
+        ? vector
+        : undefined;
     });
   } catch {
     // An embedding failure never loses the write: the entry stays pending for backfill.

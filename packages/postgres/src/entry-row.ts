@@ -1,9 +1,12 @@
-import type { MemoryEntry } from "@memory/api";
+import type { IndexedEntry, MemoryEntry } from "@memory/api";
 import { decodeVectorText } from "./sql.js";
 
 /** The entry columns every read selects, from alias `m`. */
 export const ENTRY_COLUMNS =
   "m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.created_at, m.updated_at";
+
+/** The entry columns plus its index terms (what the search stages return). */
+export const INDEXED_COLUMNS = `${ENTRY_COLUMNS}, m.search_terms`;
 
 export interface EntryRow {
   id: string;
@@ -35,4 +38,13 @@ export function rowToEntry(row: EntryRow): MemoryEntry {
   if (row.superseded_by !== null) entry.supersededBy = row.superseded_by;
   if (typeof row.embedding === "string") entry.embedding = decodeVectorText(row.embedding);
   return entry;
+}
+
+export interface IndexedRow extends EntryRow {
+  search_terms: string;
+}
+
+/** A row selected with {@link INDEXED_COLUMNS} as the engine's `IndexedEntry`. */
+export function rowToIndexed(row: IndexedRow): IndexedEntry {
+  return { entry: rowToEntry(row), terms: row.search_terms };
 }

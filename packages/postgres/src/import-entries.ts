@@ -10,9 +10,9 @@ import {
 } from "@memory/api";
 import type pg from "pg";
 import type { EmbeddingJob } from "./deferred-embeddings.js";
+import type { Tables } from "./filter-sql.js";
 import { isConnectionError } from "./postgres-errors.js";
-import type { Tables } from "./recall-query.js";
-import { searchText } from "./search-text.js";
+import { entryTerms } from "./search-terms.js";
 import { contentHash, encodeVectorArray, Params } from "./sql.js";
 import type { VectorState } from "./vector-store.js";
 
@@ -65,6 +65,7 @@ interface Item {
   index: number;
   entry: NormalizedImportEntry;
   hash: string;
+  terms: { terms: string; count: number };
   vector: number[] | undefined;
 }
 
@@ -82,10 +83,11 @@ function rejection(index: number, key: unknown, error: unknown) {
 
 /**
  * One statement per batch: each column travels as one array parameter and `unnest` turns them
- * back into rows (13 parameters whatever the batch size, so the statement is parsed and planned
+ * back into rows (15 parameters at most, whatever the batch size, so the statement is parsed and planned
  * in microseconds and batches can be large), upserted on (namespace, key). The vectors are one
  * `vector[]` parameter in PostgreSQL's binary array format holding pgvector's binary vectors, so
- * no float is printed or parsed. The tsvector is computed by the server. Given ids and
+ * no float is printed or parsed. The search terms come from the shared analyzer; the tsvector
+ * is generated from them by the server. Given ids and
  * timestamps are kept; missing ones come from the stored entry, then from now.
  */
 function batchStatement(
@@ -108,7 +110,8 @@ function batchStatement(
     `${params.add(column((item) => item.entry.createdAt ?? null))}::timestamptz[]`,
     `${params.add(column((item) => item.entry.updatedAt ?? null))}::timestamptz[]`,
     `${params.add(column((item) => item.hash))}::text[]`,
-    `${params.add(column((item) => searchText(item.entry.key, item.entry.content)))}::text[]`,
+    `${params.add(column((item) => item.terms.terms))}::text[]`,
+    `${params.add(column((item) => item.terms.count))}::int[]`,
   ];
   if (vector) {
     arrays.push(
@@ -122,22 +125,23 @@ function batchStatement(
   }
   const { memories, vectors } = context.tables;
   const columns =
-    "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_text";
+    "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count";
   const ctes = [
     `v (${columns}${vector ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
     `up AS (
       INSERT INTO ${memories} AS m
-        (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search)
+        (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count)
       SELECT coalesce(v.id, e.id, gen_random_uuid()::text), v.namespace, v.key, v.content, v.category, v.session_id,
         v.importance, v.superseded_by, coalesce(v.created_at, e.created_at, v.updated_at, ${now}::timestamptz),
         coalesce(v.updated_at, v.created_at, ${now}::timestamptz), v.content_hash,
-        setweight(to_tsvector('simple', v.search_text), 'A')
+        v.search_terms, v.term_count
       FROM v LEFT JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
       ON CONFLICT (namespace, key) DO UPDATE SET
         id = excluded.id, content = excluded.content, category = excluded.category, session_id = excluded.session_id,
         importance = excluded.importance, superseded_by = excluded.superseded_by, created_at = excluded.created_at,
         updated_at = excluded.updated_at, updated_seq = nextval('${context.schema}.memory_write_seq'),
-        content_hash = excluded.content_hash, search = excluded.search
+        content_hash = excluded.content_hash, search_terms = excluded.search_terms,
+        term_count = excluded.term_count
       RETURNING m.id, m.namespace, m.key, m.content_hash
     )`,
   ];
@@ -237,6 +241,7 @@ export async function importEntries(
         index: position,
         entry,
         hash: contentHash(entry.content),
+        terms: entryTerms(entry.key, entry.content),
         vector: context.vector ? entry.embedding : undefined,
       });
       if (batch.length >= BATCH_SIZE) await flush();

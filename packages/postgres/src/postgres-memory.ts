@@ -20,6 +20,7 @@ import {
   normalizeFilter,
   normalizeStoreInput,
   nowIso,
+  RecallEngine,
   type RecallOptions,
   type ReindexOptions,
   type StoreInput,
@@ -34,6 +35,7 @@ import { Database } from "./database.js";
 import { DeferredEmbeddings, type EmbeddingJob } from "./deferred-embeddings.js";
 import { embedDocuments, embedMissing, pendingCount, writeVectors } from "./embedding-jobs.js";
 import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "./entry-row.js";
+import { filterConditions, type Tables, whereClause } from "./filter-sql.js";
 import { type BulkIndexes, importEntries } from "./import-entries.js";
 import { runMigrations, SCHEMA_VERSION } from "./migrations/index.js";
 import {
@@ -41,9 +43,8 @@ import {
   type ResolvedPostgresOptions,
   resolvePostgresOptions,
 } from "./postgres-options.js";
-import { Recaller } from "./recall.js";
-import { filterConditions, type Tables, whereClause } from "./recall-query.js";
-import { searchText } from "./search-text.js";
+import { PostgresRecallStages } from "./recall/recall-stages.js";
+import { entryTerms } from "./search-terms.js";
 import { contentHash, encodeVector, Params, quoteIdent } from "./sql.js";
 import {
   createHnswIndex,
@@ -70,7 +71,8 @@ export class PostgresMemory implements Memory {
   readonly #ownsPool: boolean;
   readonly #schema: string;
   readonly #tables: Tables;
-  readonly #recaller: Recaller;
+  readonly #stages: PostgresRecallStages;
+  readonly #engine: RecallEngine;
   readonly #deferred: DeferredEmbeddings;
   #ready: Promise<VectorState> | undefined;
   #vector: VectorState | undefined;
@@ -93,14 +95,20 @@ export class PostgresMemory implements Memory {
     this.#tables = {
       memories: `${this.#schema}.memories`,
       vectors: `${this.#schema}.memory_vectors`,
+      namespaceStats: `${this.#schema}.namespace_stats`,
     };
-    this.#recaller = new Recaller({
+    this.#stages = new PostgresRecallStages({
       db: this.#db,
       tables: this.#tables,
-      schema: this.#options.schema,
-      settings: this.#options.settings,
-      hybridExecution: this.#options.hybridExecution,
       embedder: this.#embedder,
+      vectorState: () => this.#vector,
+      queryCacheSize: this.#options.retrieval.recallCacheSize,
+    });
+    this.#engine = new RecallEngine({
+      settings: this.#options.retrieval,
+      embedder: this.#embedder,
+      stages: this.#stages,
+      ...(options.now ? { now: options.now } : {}),
     });
     this.#deferred = new DeferredEmbeddings((jobs) => this.#embedJobs(jobs));
     this.capabilities = {
@@ -184,26 +192,27 @@ export class PostgresMemory implements Memory {
       validateEmbedding(entry.embedding, state.dimensions);
     const hash = contentHash(entry.content);
     let vector = usable ? entry.embedding : undefined;
-    const defer = usable && vector === undefined && this.#options.settings.defer_embedding;
+    const defer = usable && vector === undefined && this.#options.deferEmbedding;
     if (usable && vector === undefined && !defer)
       [vector] = await embedDocuments(this.#embedder!, [entry.content]);
     const params = new Params();
     const now = nowIso();
     const id = params.add(crypto.randomUUID());
     const nowParam = params.add(now);
+    const terms = entryTerms(entry.key, entry.content);
     const ctes = [
       `up AS (
         INSERT INTO ${this.#tables.memories} AS m
-          (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search)
+          (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count)
         VALUES (${id}, ${params.add(entry.namespace)}, ${params.add(entry.key)},
           ${params.add(entry.content)}, ${params.add(entry.category)}, ${params.add(entry.sessionId ?? null)},
           ${params.add(entry.importance ?? null)}::float8, NULL, ${nowParam}::timestamptz, ${nowParam}::timestamptz, ${params.add(hash)},
-          setweight(to_tsvector('simple', ${params.add(searchText(entry.key, entry.content))}), 'A'))
+          ${params.add(terms.terms)}, ${params.add(terms.count)}::int)
         ON CONFLICT (namespace, key) DO UPDATE SET
           content = excluded.content, category = excluded.category, session_id = excluded.session_id,
           importance = excluded.importance, superseded_by = NULL, updated_at = excluded.updated_at,
           updated_seq = nextval('${this.#schema}.memory_write_seq'), content_hash = excluded.content_hash,
-          search = excluded.search
+          search_terms = excluded.search_terms, term_count = excluded.term_count
         RETURNING ${ENTRY_COLUMNS}, m.content_hash
       )`,
     ];
@@ -336,6 +345,11 @@ export class PostgresMemory implements Memory {
     validateKey(oldKey);
     validateKey(newKey);
     const namespace = validateNamespace(options.namespace);
+    // The same rule on every backend, whether the entry exists or not.
+    if (oldKey === newKey)
+      throw new InvalidInputError(
+        "an entry cannot supersede itself: pass the key of the newer entry.",
+      );
     await this.#open();
     const result = await this.#db.query(
       "markSuperseded",
@@ -387,7 +401,7 @@ export class PostgresMemory implements Memory {
   ): Promise<ImportReport> {
     const state = await this.#open();
     const usable = this.#vectorsUsable(state);
-    const defer = this.#options.settings.defer_embedding;
+    const defer = this.#options.deferEmbedding;
     const report = await importEntries(entries, options, {
       tables: this.#tables,
       schema: this.#schema,
@@ -450,27 +464,11 @@ export class PostgresMemory implements Memory {
     };
   }
 
+  /** The shared recall engine of `@memory/api` over this schema's {@link PostgresRecallStages}. */
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
-    if (typeof query !== "string") {
-      throw new InvalidInputError("recall() needs the query as a string.");
-    }
-    const filter = normalizeFilter(options);
-    const limit = validateLimit(options.limit, 5);
-    const mode = options.mode ?? this.#options.settings.search_mode;
-    if (mode !== "hybrid" && mode !== "bm25" && mode !== "embedding") {
-      throw new InvalidInputError(
-        `mode must be hybrid, bm25 or embedding, got ${JSON.stringify(mode)}.`,
-      );
-    }
-    if (
-      options.minScore !== undefined &&
-      (typeof options.minScore !== "number" || Number.isNaN(options.minScore))
-    ) {
-      throw new InvalidInputError(`minScore must be a number, got ${options.minScore}.`);
-    }
-    const state = await this.#open();
-    if (limit === 0) return [];
-    return this.#recaller.recall(query, { ...options, limit, mode }, filter, state);
+    // Opened first: the engine asks synchronously whether vectors are usable.
+    await this.#open();
+    return this.#engine.recall(query, options);
   }
 
   async #embedJobs(jobs: EmbeddingJob[]): Promise<void> {
@@ -584,7 +582,7 @@ export class PostgresMemory implements Memory {
       try {
         await this.#deferred.drain(DEFAULT_FLUSH_TIMEOUT_MS);
       } finally {
-        this.#recaller.clear();
+        this.#stages.clear();
         this.#db.detach();
         if (this.#ownsPool) {
           // An ending pool still emits errors from its last clients; keep them from crashing us.

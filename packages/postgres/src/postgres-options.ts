@@ -1,26 +1,10 @@
 import {
   ConfigError,
-  defaultConfig,
   type EmbeddingProvider,
-  type MemorySettings,
+  type RetrievalSettings,
+  resolveRetrievalSettings,
 } from "@memory/api";
 import type pg from "pg";
-
-/** The `[memory]` settings this backend reads; every key is optional here. */
-export type PostgresSettings = Pick<
-  MemorySettings,
-  | "search_mode"
-  | "merge_strategy"
-  | "rrf_k"
-  | "vector_weight"
-  | "keyword_weight"
-  | "fts_early_return_score"
-  | "candidate_multiplier"
-  | "half_life_days"
-  | "recall_cache_size"
-  | "recall_cache_ttl_seconds"
-  | "defer_embedding"
->;
 
 /** HNSW tuning (pgvector). */
 export interface HnswOptions {
@@ -37,7 +21,13 @@ export interface HnswOptions {
   buildMemoryMb?: number;
 }
 
-export interface PostgresMemoryOptions {
+/**
+ * Options of {@link createPostgresMemory}. The retrieval options (`searchMode`, `mergeStrategy`,
+ * `minScore`, `candidateMultiplier`, ...) are `RetrievalSettings` from `@memory/api`: the
+ * `[memory]` keys of memory.toml in camelCase, with the same defaults and limits as every
+ * other backend.
+ */
+export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
   /** `postgresql://user@host:5432/db`. Ignored when `pool` is given. */
   connectionString?: string;
   /** An existing pool. The memory never ends a pool it did not create. */
@@ -48,22 +38,20 @@ export interface PostgresMemoryOptions {
   schema?: string;
   /** Embedding provider; absent means keyword-only recall (said so in `explain.degraded`). */
   embedder?: EmbeddingProvider;
-  /** `[memory]` settings (search mode, fusion, decay, cache, deferred embedding). */
-  settings?: Partial<PostgresSettings>;
+  /** `defer_embedding`: `store` returns before the embedding is computed. Default false. */
+  deferEmbedding?: boolean;
   hnsw?: HnswOptions;
   /**
-   * How hybrid recall runs its two stages: `concurrent` (default) sends the keyword and the vector
-   * query at once on two pool connections and fuses in JavaScript with `@memory/api`'s
-   * `fuseRrf` / `fuseWeighted`, so it takes about as long as the slower stage; `single` runs both
-   * stages and the fusion in one statement (one connection, stages one after the other).
+   * @deprecated Accepted and ignored. Hybrid recall always sends its keyword and vector stages
+   * at once on two pool connections; the single-statement SQL fusion (`"single"`) is gone, since
+   * `@memory/api`'s recall engine scores and fuses on every backend.
    */
   hybridExecution?: "concurrent" | "single";
+  /** Clock for recall's time decay (tests). Default `Date.now`. */
+  now?: () => number;
 }
 
 export const DEFAULT_SCHEMA = "memory";
-
-// The same defaults as an empty memory.toml: the schema in @memory/api is their one source.
-export const DEFAULT_SETTINGS: PostgresSettings = defaultConfig().memory;
 
 export const DEFAULT_HNSW: Required<HnswOptions> = {
   m: 16,
@@ -76,9 +64,10 @@ export const DEFAULT_HNSW: Required<HnswOptions> = {
 
 export interface ResolvedPostgresOptions {
   schema: string;
-  settings: PostgresSettings;
+  /** Validated, with every default of memory.toml applied. */
+  retrieval: RetrievalSettings;
+  deferEmbedding: boolean;
   hnsw: Required<HnswOptions>;
-  hybridExecution: "concurrent" | "single";
 }
 
 // Schema names end up inside identifiers and advisory-lock keys; keep them boring.
@@ -97,9 +86,17 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `schema ${JSON.stringify(schema)} is not valid: use 1-63 lower-case letters, digits or "_", starting with a letter or "_".`,
     );
   }
-  const settings = { ...DEFAULT_SETTINGS };
-  for (const [name, value] of Object.entries(options.settings ?? {})) {
-    if (value !== undefined) (settings as Record<string, unknown>)[name] = value;
+  if ("settings" in options && (options as { settings?: unknown }).settings !== undefined) {
+    throw new ConfigError(
+      "PostgreSQL memory options: `settings` was replaced by top-level camelCase retrieval options (searchMode, mergeStrategy, minScore, ...) and deferEmbedding, as in @memory/sqlite.",
+    );
+  }
+  const retrieval = resolveRetrievalSettings(options);
+  const deferEmbedding = options.deferEmbedding ?? false;
+  if (typeof deferEmbedding !== "boolean") {
+    throw new ConfigError(
+      `deferEmbedding must be true or false, got ${JSON.stringify(deferEmbedding)}.`,
+    );
   }
   const hnsw = { ...DEFAULT_HNSW, ...options.hnsw };
   for (const [name, value] of Object.entries(hnsw)) {
@@ -110,11 +107,15 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
   if (options.maxConnections !== undefined && !(options.maxConnections >= 1)) {
     throw new ConfigError(`maxConnections must be at least 1, got ${options.maxConnections}.`);
   }
-  const hybridExecution = options.hybridExecution ?? "concurrent";
-  if (hybridExecution !== "concurrent" && hybridExecution !== "single") {
+  const hybridExecution = options.hybridExecution;
+  if (
+    hybridExecution !== undefined &&
+    hybridExecution !== "concurrent" &&
+    hybridExecution !== "single"
+  ) {
     throw new ConfigError(
-      `hybridExecution must be "concurrent" or "single", got ${JSON.stringify(hybridExecution)}.`,
+      `hybridExecution must be "concurrent" or "single" (it is ignored), got ${JSON.stringify(hybridExecution)}.`,
     );
   }
-  return { schema, settings, hnsw, hybridExecution };
+  return { schema, retrieval, deferEmbedding, hnsw };
 }

@@ -12,7 +12,7 @@ export function quoteIdent(name: string): string {
  * big-endian. `pg` sends a Buffer parameter in binary format, so `$n::vector` decodes it with
  * pgvector's receive function: no 384-number text literal to print and parse per row.
  */
-export function encodeVector(values: readonly number[]): Buffer {
+export function encodeVector(values: ArrayLike<number>): Buffer {
   const buffer = Buffer.alloc(4 + 4 * values.length);
   buffer.writeUInt16BE(values.length, 0);
   // Fill as native float32, then swap the bytes to big-endian in one pass (10x faster than

@@ -88,7 +88,7 @@ export async function createHnswIndex(
   );
 }
 
-/** The GIN index of the tsvector (also made by migration 1); a no-op when it exists. */
+/** The GIN index of the tsvector (also made by the migrations); a no-op when it exists. */
 export async function createSearchIndex(client: pg.PoolClient, schema: string): Promise<void> {
   await client.query(
     `CREATE INDEX IF NOT EXISTS memories_search ON ${schema}.memories USING gin (search)`,

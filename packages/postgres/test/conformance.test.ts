@@ -9,19 +9,26 @@ afterAll(() => schemas.dropAll());
 runConformanceSuite({
   name: "postgres",
   // Each instance gets its own schema: isolated, and dropped after the file.
-  create: async ({ embedder }) =>
+  create: async ({ embedder, settings }) =>
     createPostgresMemory({
       connectionString: TEST_URL,
       schema: schemas.next(),
       maxConnections: 4,
       embedder,
+      ...settings,
     }),
   // Every open is an independent instance with its own pool, over one schema.
   createShared: async () => {
     const schema = schemas.next();
     return {
-      open: async ({ embedder }) =>
-        createPostgresMemory({ connectionString: TEST_URL, schema, maxConnections: 4, embedder }),
+      open: async ({ embedder, settings }) =>
+        createPostgresMemory({
+          connectionString: TEST_URL,
+          schema,
+          maxConnections: 4,
+          embedder,
+          ...settings,
+        }),
     };
   },
 });

@@ -2,11 +2,12 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { MemoryError } from "@memory/api";
+import { countIndexedTerms, indexedTerms, MemoryError } from "@memory/api";
 import { createTestEmbedder } from "@memory/testkit";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresMemory, MIGRATIONS, SCHEMA_VERSION } from "../src/index.js";
+import { runMigrations } from "../src/migrations/index.js";
 import { admin, schemaRegistry, TEST_URL } from "./helpers.js";
 
 const run = promisify(execFile);
@@ -49,6 +50,7 @@ describe("postgres: migrations", () => {
       "memory_meta",
       "memory_migrations",
       "memory_vectors",
+      "namespace_stats",
     ]);
     const indexes = await admin<{ indexname: string }>(
       "SELECT indexname FROM pg_indexes WHERE schemaname = $1",
@@ -74,6 +76,112 @@ describe("postgres: migrations", () => {
     await second.close();
     const versions = await admin(`SELECT version FROM "${schema}".memory_migrations`);
     expect(versions).toHaveLength(MIGRATIONS.length);
+  });
+
+  it("upgrades a version 1 schema: every row kept, search terms filled, statistics built", async () => {
+    expect(SCHEMA_VERSION).toBe(2);
+    const schema = schemas.next();
+    const quoted = `"${schema}"`;
+    // Version 1 exactly as the previous release left it: its migration, then rows written
+    // the way it wrote them (tsvector from to_tsvector over its own token text).
+    const client = new pg.Client({ connectionString: TEST_URL });
+    await client.connect();
+    const rows = Array.from({ length: 2600 }, (_, i) => ({
+      id: `id-${i}`,
+      namespace: i % 3 === 0 ? "other" : "default",
+      key: `key-${i}`,
+      content:
+        i % 100 === 7
+          ? "私は記憶力が良いです Café crème"
+          : `note ${i} about meetings and gardening${i % 2 ? " in the spring" : ""}`,
+      created: new Date(Date.UTC(2024, 0, 1, 0, 0, i)),
+    }));
+    try {
+      const pool = { query: client.query.bind(client) } as unknown as pg.PoolClient;
+      expect(await runMigrations(pool, schema, quoted, MIGRATIONS.slice(0, 1))).toEqual([1]);
+      await client.query(
+        `INSERT INTO ${quoted}.memories (id, namespace, key, content, category, session_id,
+           importance, superseded_by, created_at, updated_at, content_hash, search)
+         SELECT r.id, r.namespace, r.key, r.content, 'core', NULL, 0.5, NULL, r.created, r.created,
+           'hash', setweight(to_tsvector('simple', lower(r.key || ' ' || r.content)), 'A')
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
+           AS r(id, namespace, key, content, created)`,
+        [
+          rows.map((row) => row.id),
+          rows.map((row) => row.namespace),
+          rows.map((row) => row.key),
+          rows.map((row) => row.content),
+          rows.map((row) => row.created),
+        ],
+      );
+    } finally {
+      await client.end();
+    }
+    const memory = createPostgresMemory({ connectionString: TEST_URL, schema });
+    try {
+      expect((await memory.healthCheck()).details.schemaVersion).toBe(2);
+      const versions = await admin<{ version: number }>(
+        `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
+      );
+      expect(versions.map((row) => row.version)).toEqual([1, 2]);
+      const stored = await admin<{
+        id: string;
+        namespace: string;
+        key: string;
+        content: string;
+        created_at: Date;
+        importance: number;
+        search_terms: string;
+        term_count: number;
+        lexemes: string[];
+      }>(
+        `SELECT id, namespace, key, content, created_at, importance, search_terms, term_count,
+           tsvector_to_array(search) AS lexemes FROM ${quoted}.memories ORDER BY created_at`,
+      );
+      expect(stored).toHaveLength(rows.length);
+      stored.forEach((row, i) => {
+        const original = rows[i]!;
+        expect(row).toMatchObject({
+          id: original.id,
+          namespace: original.namespace,
+          key: original.key,
+          content: original.content,
+          importance: 0.5,
+        });
+        expect(row.created_at.toISOString()).toBe(original.created.toISOString());
+        expect(row.search_terms).toBe(indexedTerms(original.key, original.content));
+        expect(row.term_count).toBe(countIndexedTerms(row.search_terms));
+        expect(new Set(row.lexemes)).toEqual(new Set(row.search_terms.split(" ")));
+      });
+      const stats = await admin(
+        `SELECT namespace, documents::int, terms::int FROM ${quoted}.namespace_stats ORDER BY namespace`,
+      );
+      const total = (namespace: string) => stored.filter((row) => row.namespace === namespace);
+      expect(stats).toEqual(
+        ["default", "other"].map((namespace) => ({
+          namespace,
+          documents: total(namespace).length,
+          terms: total(namespace).reduce((sum, row) => sum + row.term_count, 0),
+        })),
+      );
+      // Search works on the migrated rows, with the new analyzer (stems, CJK bigrams, folding).
+      const [meeting] = await memory.recall("meeting key-43", { mode: "bm25", minScore: 0 });
+      expect(meeting!.key).toBe("key-43");
+      expect((await memory.recall("記憶 cafe", { mode: "bm25", limit: 50 })).length).toBe(
+        stored.filter((row) => row.namespace === "default" && row.content.includes("記憶")).length,
+      );
+      // And writes after the upgrade keep the statistics.
+      await memory.store({ key: "key-1", content: "replaced", namespace: "default" });
+      const [after] = await admin<{ terms: number }>(
+        `SELECT terms::int FROM ${quoted}.namespace_stats WHERE namespace = 'default'`,
+      );
+      const sum = await admin<{ terms: number }>(
+        `SELECT sum(term_count)::int AS terms FROM ${quoted}.memories WHERE namespace = 'default'`,
+      );
+      expect(after!.terms).toBe(sum[0]!.terms);
+    } finally {
+      await memory.close();
+    }
   });
 
   it("does no I/O in the constructor: a bad URL fails only when used, with BACKEND_UNAVAILABLE", async () => {

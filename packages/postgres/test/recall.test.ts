@@ -1,12 +1,5 @@
-import {
-  fuseRrf,
-  fuseWeighted,
-  type KeywordHit,
-  type MemoryEntry,
-  MemoryError,
-  type VectorHit,
-} from "@memory/api";
-import { createTestEmbedder } from "@memory/testkit";
+import { type ImportEntry, type Memory, type MemoryEntry, MemoryError } from "@memory/api";
+import { createInMemoryMemory, createTestEmbedder } from "@memory/testkit";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   createPostgresMemory,
@@ -41,21 +34,9 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Rebuilds the two stage lists from the explains of a recall that returned every candidate. */
-function stageLists(results: readonly MemoryEntry[]): {
-  keyword: KeywordHit[];
-  vector: VectorHit[];
-} {
-  const keyword = results
-    .filter((entry) => entry.explain!.keywordRank !== undefined)
-    .sort((a, b) => a.explain!.keywordRank! - b.explain!.keywordRank!)
-    .map((entry) => ({ id: entry.id, score: entry.explain!.keywordScore! }));
-  const vector = results
-    .filter((entry) => entry.explain!.vectorRank !== undefined)
-    .sort((a, b) => a.explain!.vectorRank! - b.explain!.vectorRank!)
-    .map((entry) => ({ id: entry.id, cosine: entry.explain!.cosine! }));
-  return { keyword, vector };
-}
+/** What a recall answered, in order: keys, scores and every part of explain. */
+const answer = (entries: readonly MemoryEntry[]) =>
+  entries.map((entry) => [entry.key, entry.score, entry.explain!] as const);
 
 const CORPUS = [
   "My car needs new tyres before winter",
@@ -70,135 +51,155 @@ const CORPUS = [
   "Home office faces the garden",
   "The residence has a blue door",
   "Happy with the new coffee grinder",
+  "Coffee, coffee and more coffee: the morning ritual",
+  "Meetings about the car insurance renewal",
+  "私は記憶力が良いです",
 ];
 
-describe("postgres: hybrid fusion (SQL in one statement, or JavaScript after concurrent stages)", () => {
-  for (const [strategy, hybridExecution] of [
-    ["rrf", "single"],
-    ["weighted", "single"],
-    ["rrf", "concurrent"],
-    ["weighted", "concurrent"],
-  ] as const) {
-    it(`gives exactly the numbers of @memory/api's ${strategy === "rrf" ? "fuseRrf" : "fuseWeighted"} (${hybridExecution})`, async () => {
-      const memory = create({
-        hybridExecution,
-        embedder: createTestEmbedder(),
-        settings: {
-          merge_strategy: strategy,
-          fts_early_return_score: 1,
-          rrf_k: 37,
-          vector_weight: 0.6,
-          keyword_weight: 0.4,
-        },
-      });
-      await memory.importEntries(
-        CORPUS.map((content, i) => ({ key: `k${i}`, content, category: "core" })),
-      );
-      for (const query of [
-        "car coffee",
-        "automobile",
-        "dog park morning",
-        "espresso latte coffee",
-      ]) {
-        // limit 50: the pool (200) holds every entry, so the results are every candidate.
-        const results = await memory.recall(query, { mode: "hybrid", limit: 50 });
-        expect(results.length).toBeGreaterThan(0);
-        const { keyword, vector } = stageLists(results);
-        expect(vector.length).toBe(CORPUS.length);
-        const expected =
-          strategy === "rrf"
-            ? fuseRrf(keyword, vector, 37)
-            : fuseWeighted(keyword, vector, { vector: 0.6, keyword: 0.4 });
-        const byId = new Map(results.map((entry) => [entry.id, entry]));
-        expect(expected.length).toBe(results.length);
-        for (const candidate of expected) {
-          const entry = byId.get(candidate.id)!;
-          expect(entry.explain!.source).toBe("hybrid");
-          expect(entry.explain!.strategy).toBe(strategy);
-          // Bit-identical, not merely close.
-          expect(entry.explain!.fused).toBe(candidate.fused);
-          expect(entry.score).toBe(candidate.fused);
-        }
-        expect(keys(results)).toEqual(expected.map((candidate) => byId.get(candidate.id)!.key));
-      }
-    });
-  }
+const corpusEntries = (namespace?: string): ImportEntry[] =>
+  CORPUS.map((content, i) => ({
+    key: `k${i}`,
+    content,
+    category: "core",
+    ...(namespace === undefined ? {} : { namespace }),
+  }));
 
-  it("returns the same entries, ranks and scores whether the stages run concurrently or not", async () => {
-    const schema = schemas.next();
-    const options = {
-      schema,
-      embedder: createTestEmbedder(),
-      settings: { fts_early_return_score: 1 },
-    };
-    const concurrent = create({ ...options, hybridExecution: "concurrent" });
-    const single = create({ ...options, hybridExecution: "single" });
-    await concurrent.importEntries(
-      CORPUS.map((content, i) => ({ key: `k${i}`, content, category: "core" })),
-    );
-    for (const query of ["car coffee", "dog park morning", "blue door office"]) {
-      for (const limit of [3, 50]) {
-        const a = await concurrent.recall(query, { mode: "hybrid", limit });
-        const b = await single.recall(query, { mode: "hybrid", limit });
-        expect(a.map((entry) => [entry.id, entry.score, entry.explain])).toEqual(
-          b.map((entry) => [entry.id, entry.score, entry.explain]),
-        );
+const QUERIES = [
+  "car coffee",
+  "coffee",
+  "the morning coffee ritual",
+  "dog park morning",
+  "meeting",
+  "automob*",
+  "記憶",
+  "blue door office",
+];
+
+describe("postgres: recall on the shared engine", () => {
+  it("gives the reference backend's keyword results: same entries, BM25 and scores", async () => {
+    const memory = create();
+    const reference = createInMemoryMemory();
+    await memory.importEntries(corpusEntries());
+    await reference.importEntries(corpusEntries());
+    for (const query of QUERIES) {
+      const options = { mode: "bm25", limit: 50, minScore: 0 } as const;
+      const expected = await reference.recall(query, options);
+      expect(expected.length, query).toBeGreaterThan(0);
+      // Bit-identical: the same terms and namespace statistics give the same BM25 in JavaScript.
+      expect(answer(await memory.recall(query, options)), query).toEqual(answer(expected));
+    }
+    await reference.close();
+  });
+
+  it("gives the reference backend's hybrid results (pgvector's cosines agree to 1e-6)", async () => {
+    const embedder = createTestEmbedder();
+    const memory = create({ embedder });
+    const reference = createInMemoryMemory({ embedder });
+    await memory.importEntries(corpusEntries());
+    await reference.importEntries(corpusEntries());
+    for (const query of QUERIES) {
+      const options = { mode: "hybrid", limit: 50, minScore: 0 } as const;
+      const expected = await reference.recall(query, options);
+      const got = await memory.recall(query, options);
+      expect(keys(got).sort(), query).toEqual(keys(expected).sort());
+      const wanted = new Map(expected.map((entry) => [entry.key, entry.explain!]));
+      for (const entry of got) {
+        // pgvector computes in float4: cosines tied in double may differ in the 8th digit, so
+        // vector ranks among ties (and only they) can differ.
+        const { cosine, vectorRelevance, fused, vectorRank, ...exact } = entry.explain!;
+        const {
+          cosine: c,
+          vectorRelevance: v,
+          fused: f,
+          vectorRank: r,
+          ...same
+        } = wanted.get(entry.key)!;
+        expect(exact, `${query} ${entry.key}`).toEqual(same);
+        expect(vectorRank === undefined, query).toBe(r === undefined);
+        expect(cosine!, query).toBeCloseTo(c!, 6);
+        expect(vectorRelevance!, query).toBeCloseTo(v!, 6);
+        expect(fused, query).toBeCloseTo(f, 6);
+      }
+      // The same order wherever relevances are not tied.
+      for (let i = 1; i < got.length; i++) {
+        const [a, b] = [wanted.get(got[i - 1]!.key)!.fused, wanted.get(got[i]!.key)!.fused];
+        expect(a, `${query}: ${keys(got)}`).toBeGreaterThan(b - 1e-6);
       }
     }
+    await reference.close();
   });
 
-  it("returns early on a decisive keyword hit and says so", async () => {
-    const memory = create({
-      embedder: createTestEmbedder(),
-      settings: { fts_early_return_score: 0.5 },
-    });
-    await memory.store({ key: "zebra", content: "zebra zebra zebra stripes zebra" });
-    await memory.store({ key: "other", content: "a horse in a field" });
-    const [top] = await memory.recall("zebra", { mode: "hybrid" });
-    expect(top!.key).toBe("zebra");
-    expect(top!.explain).toMatchObject({ source: "keyword", earlyReturn: true });
-  });
-});
-
-describe("postgres: keyword stage at scale", () => {
-  it("ranks entries holding every term when they fill the pool, with the same scores", async () => {
-    const memory = create();
-    const entries = [
-      ...Array.from({ length: 8 }, (_, i) => ({
-        key: `both${i}`,
-        content: `alpha beta note ${i}`,
-      })),
-      ...Array.from({ length: 8 }, (_, i) => ({
-        key: `one${i}`,
-        content: `alpha alpha alpha note ${i}`,
-      })),
-    ];
-    await memory.importEntries(entries);
-    // limit 1 -> pool 4: the eight entries holding both terms fill it, the OR query is skipped.
-    const fast = await memory.recall("alpha beta", { mode: "bm25", limit: 1 });
-    expect(fast[0]!.key).toMatch(/^both/);
-    // limit 50 -> pool 200: not filled, so every entry with either term is ranked.
-    const full = await memory.recall("alpha beta", { mode: "bm25", limit: 50 });
-    expect(full).toHaveLength(16);
-    const score = new Map(full.map((entry) => [entry.key, entry.explain!.keywordScore]));
-    expect(fast[0]!.explain!.keywordScore).toBe(score.get(fast[0]!.key));
-  });
-
-  it("still finds and scores entries when ANALYZE marks a query term as common", async () => {
-    const memory = create();
+  it("keeps a namespace's scores when other namespaces fill up with the query's words", async () => {
+    const memory = create({ embedder: createTestEmbedder() });
+    await memory.importEntries(corpusEntries("a"));
+    const queries = ["car coffee", "coffee", "dog park morning", "automob*", "記憶"];
+    const run = async () => {
+      const answers = [];
+      for (const query of queries) {
+        for (const mode of ["bm25", "hybrid"] as const) {
+          // Results of relevance 0 are left out: which of those zero-cosine ties HNSW walks
+          // into the vector pool depends on the whole graph, every namespace included.
+          const results = await memory.recall(query, { namespace: "a", mode, minScore: 0 });
+          // Vector ranks among zero-cosine ties are HNSW's walk order: compare everything else.
+          answers.push(
+            answer(results.filter((entry) => entry.explain!.fused > 0)).map(
+              ([key, score, { vectorRank: _rank, ...explain }]) => [key, score, explain],
+            ),
+          );
+        }
+      }
+      return answers;
+    };
+    const before = await run();
+    // Many entries made of the query words, in another namespace, by every write path.
     await memory.importEntries(
-      Array.from({ length: 300 }, (_, i) => ({
-        key: `k${i}`,
-        content: `the note number w${i} of the day`,
+      Array.from({ length: 2500 }, (_, i) => ({
+        key: `b${i}`,
+        namespace: "b",
+        content: `coffee car dog park morning automobile 記憶 ${i % 7 === 0 ? "coffee coffee" : ""}`,
       })),
     );
-    await admin(`ANALYZE "${memory.schema}".memories`);
-    const results = await memory.recall("the w42", { mode: "bm25", limit: 3 });
-    expect(results[0]!.key).toBe("k42");
-    // "the" does not select entries here, but it still counts in the score.
-    const alone = await memory.recall("w42", { mode: "bm25", limit: 1 });
-    expect(results[0]!.explain!.keywordScore).toBeGreaterThan(alone[0]!.explain!.keywordScore!);
-    expect(keys(await memory.recall("the", { mode: "bm25", limit: 5 }))).toHaveLength(5);
+    for (let i = 0; i < 20; i++)
+      await memory.store({ key: `s${i}`, namespace: "b", content: "car coffee coffee morning" });
+    await memory.forget("b3", { namespace: "b" });
+    expect(await run()).toEqual(before);
+    // The other namespace really holds the words (its statistics differ from a's).
+    const [inB] = await memory.recall("coffee", { namespace: "b", mode: "bm25", minScore: 0 });
+    const [inA] = await memory.recall("coffee", { namespace: "a", mode: "bm25", minScore: 0 });
+    expect(inB!.explain!.keywordScore).not.toBe(inA!.explain!.keywordScore);
+  });
+
+  it("returns early only when keyword hits fill the limit and are decisive, and says so", async () => {
+    const memory = create({ embedder: createTestEmbedder(), ftsEarlyReturnScore: 0.5 });
+    await memory.store({ key: "zebra", content: "zebra zebra zebra stripes zebra" });
+    await memory.store({ key: "other", content: "a horse in a field" });
+    const [top] = await memory.recall("zebra", { mode: "hybrid", limit: 1 });
+    expect(top!.key).toBe("zebra");
+    expect(top!.explain).toMatchObject({ source: "keyword", earlyReturn: true });
+    const full = await memory.recall("zebra", { mode: "hybrid", limit: 5 });
+    expect(full[0]!.explain!.source).toBe("hybrid");
+  });
+
+  it("degrades to keywords when the provider returns a vector of the wrong size", async () => {
+    const inner = createTestEmbedder();
+    const memory = create({ embedder: inner });
+    await memory.store({ key: "car", content: "My car needs new tyres" });
+    const broken = create({
+      schema: memory.schema,
+      embedder: {
+        ...inner,
+        name: inner.name,
+        model: inner.model,
+        fingerprint: inner.fingerprint,
+        dimensions: inner.dimensions,
+        embed: (texts) => inner.embed(texts),
+        embedOne: async () => [1, 2, 3],
+      },
+    });
+    const [hit] = await broken.recall("car tyres", { mode: "hybrid" });
+    expect(hit!.key).toBe("car");
+    expect(hit!.explain!.source).toBe("keyword");
+    expect(hit!.explain!.degraded).toMatch(/provider failed.*dimensions/);
   });
 });
 
@@ -232,23 +233,26 @@ describe("postgres: query syntax cannot be injected", () => {
     "$1",
     "::text",
     "e'\\x00'",
+    "x".repeat(3000),
+    `${"y".repeat(3000)}*`,
   ];
 
   it("answers every tsquery/LIKE metacharacter query with results, never an error", async () => {
     const memory = create({ embedder: createTestEmbedder() });
-    await memory.store({ key: "plain", content: "a and b and c" });
-    await memory.store({ key: "ops", content: "operators a & b | !c <-> d:*" });
+    await memory.store({ key: "plain", content: "alpha and beta and gamma" });
+    await memory.store({ key: "ops", content: "operators alpha & beta | !gamma <-> delta:*" });
     for (const query of hostile) {
       for (const mode of ["bm25", "hybrid", "embedding"] as const) {
         const results = await memory.recall(query, { mode, limit: 5 });
         expect(Array.isArray(results), query).toBe(true);
       }
     }
-    // The operators are plain words: "a & b" finds entries with a or b, not a parse error.
-    expect(keys(await memory.recall("a & b", { mode: "bm25", limit: 5 })).sort()).toEqual([
+    // The operators are plain words: "alpha & beta" finds entries with either, no parse error.
+    expect(keys(await memory.recall("alpha & beta", { mode: "bm25", limit: 5 })).sort()).toEqual([
       "ops",
       "plain",
     ]);
+    expect(keys(await memory.recall("'delta':*", { mode: "bm25", limit: 5 }))).toEqual(["ops"]);
     expect(await memory.count()).toBe(2);
   });
 
@@ -266,7 +270,7 @@ describe("postgres: query syntax cannot be injected", () => {
     const memory = create();
     await memory.store({ key: "underscore", content: "see file_name.txt" });
     await memory.store({ key: "any-char", content: "see fileXname.txt" });
-    // "e_n" is inside a token, so only the LIKE fallback can find it; unescaped, "_" would
+    // "e_n" is inside a word, so only the LIKE fallback can find it; unescaped, "_" would
     // also match the X of fileXname.
     const results = await memory.recall("e_n", { mode: "hybrid" });
     expect(keys(results)).toEqual(["underscore"]);
@@ -283,21 +287,23 @@ describe("postgres: CJK recall", () => {
     await memory.store({ key: "ko", content: "저는 커피를 좋아합니다" });
     await memory.store({ key: "mixed", content: "AI記憶システムのテスト" });
     await memory.store({ key: "en", content: "plain English text about memory" });
-    expect(keys(await memory.recall("記憶", { mode: "bm25" })).sort()).toEqual(["ja", "mixed"]);
-    expect(keys(await memory.recall("記憶力", { mode: "bm25" }))[0]).toBe("ja");
-    expect(keys(await memory.recall("乌龙茶", { mode: "bm25" }))).toEqual(["zh"]);
-    expect(keys(await memory.recall("커피", { mode: "bm25" }))).toEqual(["ko"]);
-    expect(keys(await memory.recall("ai", { mode: "bm25" }))).toEqual(["mixed"]);
-    const hybrid = await memory.recall("绿茶", { mode: "hybrid", limit: 1 });
-    expect(keys(hybrid)).toEqual(["zh"]);
-    expect(hybrid[0]!.explain!.keywordRank).toBe(0);
+    const bm25 = { mode: "bm25", minScore: 0 } as const;
+    expect(keys(await memory.recall("記憶", bm25)).sort()).toEqual(["ja", "mixed"]);
+    expect(keys(await memory.recall("記憶力", bm25))[0]).toBe("ja");
+    expect(keys(await memory.recall("乌龙茶", bm25))).toEqual(["zh"]);
+    expect(keys(await memory.recall("커피", bm25))).toEqual(["ko"]);
+    expect(keys(await memory.recall("ai", bm25))).toEqual(["mixed"]);
+    const hybrid = await memory.recall("绿茶", { mode: "hybrid", minScore: 0 });
+    const zh = hybrid.find((entry) => entry.key === "zh");
+    expect(zh!.explain).toMatchObject({ source: "hybrid", keywordRank: 0 });
+    expect(hybrid.filter((entry) => entry.explain!.keywordRank !== undefined)).toHaveLength(1);
   });
 
-  it("keeps the index text of a huge entry within tsvector limits", async () => {
+  it("keeps the index of a huge entry within tsvector limits", async () => {
     const memory = create();
     const words = Array.from({ length: 200_000 }, (_, i) => `w${i.toString(36)}`).join(" ");
     await memory.store({ key: "huge", content: `needle ${words}` });
-    expect(keys(await memory.recall("needle", { mode: "bm25" }))).toEqual(["huge"]);
+    expect(keys(await memory.recall("needle", { mode: "bm25", minScore: 0 }))).toEqual(["huge"]);
     expect((await memory.get("huge"))!.content.length).toBe(words.length + 7);
   });
 });
@@ -315,7 +321,7 @@ describe("postgres: namespace isolation", () => {
         });
       }
     }
-    const inA = { namespace: "a" };
+    const inA = { namespace: "a", minScore: 0 };
     for (const mode of ["bm25", "hybrid", "embedding"] as const) {
       const results = await memory.recall("secret project note", { ...inA, mode, limit: 20 });
       expect(results.length).toBe(5);
@@ -330,15 +336,19 @@ describe("postgres: namespace isolation", () => {
       ),
     ).toBe(true);
     expect(
-      (await memory.list({ ...inA, limit: 100 })).every((entry) => entry.namespace === "a"),
+      (await memory.list({ namespace: "a", limit: 100 })).every((entry) => entry.namespace === "a"),
     ).toBe(true);
-    expect((await memory.get("k1", inA))!.content).toBe("secret project note 1 of a");
-    expect(await memory.count(inA)).toBe(5);
-    const exported = await collect(memory.export(inA));
+    expect((await memory.get("k1", { namespace: "a" }))!.content).toBe(
+      "secret project note 1 of a",
+    );
+    expect(await memory.count({ namespace: "a" })).toBe(5);
+    const exported = await collect(memory.export({ namespace: "a" }));
     expect(exported.length).toBe(5);
     expect(exported.every((entry) => entry.namespace === "a")).toBe(true);
-    expect((await memory.topCore(10, inA)).every((entry) => entry.namespace === "a")).toBe(true);
-    expect(await memory.purgeSession("s", inA)).toBe(5);
+    expect(
+      (await memory.topCore(10, { namespace: "a" })).every((entry) => entry.namespace === "a"),
+    ).toBe(true);
+    expect(await memory.purgeSession("s", { namespace: "a" })).toBe(5);
     expect(await memory.count({ namespace: "b" })).toBe(5);
     await memory.store({ key: "k0", content: "back in a", namespace: "a" });
     expect(await memory.purgeNamespace("a")).toBe(1);
@@ -376,7 +386,7 @@ describe("postgres: deferred embedding", () => {
       },
       embedOne: (text: string) => inner.embedOne(text),
     };
-    const memory = create({ embedder, settings: { defer_embedding: true } });
+    const memory = create({ embedder, deferEmbedding: true });
     await memory.store({ key: "car", content: "first text about a dog" });
     await memory.store({ key: "car", content: "My car needs new tyres" });
     expect((await memory.healthCheck()).pendingEmbeddings).toBe(1);
@@ -400,7 +410,7 @@ describe("postgres: deferred embedding", () => {
       connectionString: TEST_URL,
       schema,
       embedder,
-      settings: { defer_embedding: true },
+      deferEmbedding: true,
     });
     for (let i = 0; i < 20; i++)
       await memory.store({ key: `k${i}`, content: `deferred note ${i}` });
@@ -460,5 +470,21 @@ describe("postgres: bulk import", () => {
     );
     const [hit] = await memory.recall("tulip", { mode: "bm25", limit: 1 });
     expect(hit?.key).toBe("dup");
+  });
+});
+
+describe("postgres: options", () => {
+  it("takes the retrieval options of @memory/api and rejects the old settings object", async () => {
+    const memory = create({ searchMode: "bm25", minScore: 0 });
+    await memory.store({ key: "k", content: "configured option" });
+    const [hit] = await memory.recall("option");
+    expect(hit!.explain!.mode).toBe("bm25");
+    expect(() => create({ minScore: 2 })).toThrow(/minScore/);
+    expect(() =>
+      create({ settings: { search_mode: "bm25" } } as unknown as PostgresMemoryOptions),
+    ).toThrow(/settings/);
+    // Deprecated, accepted and ignored.
+    const legacy: Memory = create({ hybridExecution: "single" });
+    expect(await legacy.count()).toBe(0);
   });
 });

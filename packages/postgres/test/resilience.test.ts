@@ -114,3 +114,29 @@ describe("postgres: connection loss", () => {
     await down.close();
   });
 });
+
+describe("many memories on one shared pool", () => {
+  it("adds one error listener per pooled client and per pool, and removes the pool's on close", async () => {
+    const pool = new pg.Pool({ connectionString: TEST_URL, max: 4 });
+    pool.on("error", () => {}); // the owner's own listener
+    const baseline = pool.listenerCount("error");
+    try {
+      const schema = schemas.next();
+      const memories = Array.from({ length: 100 }, () =>
+        createPostgresMemory({ pool, schema, embedder: createTestEmbedder() }),
+      );
+      for (const memory of memories) await memory.count();
+      expect(pool.listenerCount("error")).toBe(baseline + 1);
+      const clients = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+      for (const client of clients) {
+        // pg's own listeners (at most one) plus ours: never one per memory.
+        expect(client.listenerCount("error")).toBeLessThanOrEqual(2);
+        client.release();
+      }
+      for (const memory of memories) await memory.close();
+      expect(pool.listenerCount("error")).toBe(baseline);
+    } finally {
+      await pool.end();
+    }
+  }, 120_000);
+});

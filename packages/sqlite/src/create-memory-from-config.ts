@@ -1,5 +1,13 @@
-import { join } from "node:path";
-import { type BackendContext, ConfigError, type Memory, type MemoryConfig } from "@memory/api";
+import { realpathSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import {
+  type BackendContext,
+  ConfigError,
+  type Memory,
+  type MemoryConfig,
+  retrievalSettingsFromConfig,
+  type StoreDescription,
+} from "@memory/api";
 import { createSqliteMemory } from "./sqlite-memory.js";
 import type { SqliteMemoryOptions } from "./sqlite-options.js";
 
@@ -27,7 +35,16 @@ function sqliteTable(config: MemoryConfig): SqliteTable {
   };
 }
 
-/** The options `createMemory` uses: `[sqlite].path`, else `<data_dir>/memory/brain.db`. */
+/**
+ * The database file a configuration opens: `[sqlite].path`, else `<data_dir>/memory/brain.db`
+ * (relative to the working directory when relative; `:memory:` as is). Used by both
+ * `sqliteOptionsFromConfig` and `describeStore`, so they cannot disagree.
+ */
+export function sqliteDatabasePath(config: MemoryConfig): string {
+  return sqliteTable(config).path ?? join(config.memory.data_dir, "memory", "brain.db");
+}
+
+/** The options `createMemory` uses: the file of `sqliteDatabasePath` and the `[memory]` keys. */
 export function sqliteOptionsFromConfig(
   config: MemoryConfig,
   context: BackendContext = {},
@@ -35,17 +52,8 @@ export function sqliteOptionsFromConfig(
   const settings = config.memory;
   const table = sqliteTable(config);
   const options: SqliteMemoryOptions = {
-    path: table.path ?? join(settings.data_dir, "memory", "brain.db"),
-    searchMode: settings.search_mode,
-    mergeStrategy: settings.merge_strategy,
-    rrfK: settings.rrf_k,
-    vectorWeight: settings.vector_weight,
-    keywordWeight: settings.keyword_weight,
-    ftsEarlyReturnScore: settings.fts_early_return_score,
-    candidateMultiplier: settings.candidate_multiplier,
-    halfLifeDays: settings.half_life_days,
-    recallCacheSize: settings.recall_cache_size,
-    recallCacheTtlSeconds: settings.recall_cache_ttl_seconds,
+    path: sqliteDatabasePath(config),
+    ...retrievalSettingsFromConfig(settings),
     deferEmbedding: settings.defer_embedding,
     embeddingCacheMax: settings.embedding_cache_max,
     fallbackToNone: table.fallback_to_none ?? false,
@@ -57,4 +65,37 @@ export function sqliteOptionsFromConfig(
 /** Entry point for `createMemory` (`backend = "sqlite"`). The database opens on first use. */
 export function createMemoryFromConfig(config: MemoryConfig, context: BackendContext = {}): Memory {
   return createSqliteMemory(sqliteOptionsFromConfig(config, context));
+}
+
+let privateDatabases = 0;
+
+/** The absolute file name with symbolic links resolved as far as the path exists. */
+function canonicalFile(file: string): string {
+  const absolute = resolve(file);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    // Not created yet: resolve the directory it will be created in, if that exists.
+    try {
+      return join(realpathSync.native(dirname(absolute)), basename(absolute));
+    } catch {
+      return absolute;
+    }
+  }
+}
+
+/**
+ * Which database file `config` opens (`BackendModule.describeStore`), without opening or
+ * creating it: identity `sqlite:<absolute path, symlinks resolved>`, so a relative and an
+ * absolute path to the same file compare equal. Every `:memory:` database is private to the
+ * memory that opens it, so each description of one is distinct.
+ */
+export function describeStore(config: MemoryConfig): StoreDescription {
+  const file = sqliteDatabasePath(config);
+  if (file === ":memory:") {
+    privateDatabases += 1;
+    return { identity: `sqlite::memory:#${privateDatabases}`, location: ":memory:" };
+  }
+  const location = canonicalFile(file);
+  return { identity: `sqlite:${location}`, location };
 }

@@ -1,4 +1,4 @@
-import { cjkIndexText, type NormalizedStoreInput } from "@memory/api";
+import { countIndexedTerms, indexedTerms, type NormalizedStoreInput } from "@memory/api";
 import { contentHash } from "./hashing.js";
 import type { EntryRow } from "./row-mapping.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -9,14 +9,15 @@ const RETURNING = "doc_id, id, created_at";
 // Upsert on (namespace, key). A store keeps id and created_at; an import may replace them
 // (@given_id / @given_created_at), so one statement serves both.
 const UPSERT = `
-INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, content_hash, cjk_text, created_at, updated_at)
-VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @content_hash, @cjk_text, @created_at, @updated_at)
+INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, content_hash, search_terms, term_count, created_at, updated_at)
+VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @content_hash, @search_terms, @term_count, @created_at, @updated_at)
 ON CONFLICT (namespace, key) DO UPDATE SET
   id = coalesce(@given_id, memories.id),
   created_at = coalesce(@given_created_at, memories.created_at),
   content = excluded.content, category = excluded.category, session_id = excluded.session_id,
   importance = excluded.importance, superseded_by = excluded.superseded_by,
-  content_hash = excluded.content_hash, cjk_text = excluded.cjk_text, updated_at = excluded.updated_at
+  content_hash = excluded.content_hash, search_terms = excluded.search_terms,
+  term_count = excluded.term_count, updated_at = excluded.updated_at
 RETURNING ${RETURNING}`;
 
 export interface UpsertExtras {
@@ -33,6 +34,8 @@ export function upsertEntry(
   extras: UpsertExtras,
 ): EntryRow {
   const hash = contentHash(input.content);
+  // The shared analyzer's terms: FTS5 indexes them as they are (schema v3).
+  const terms = indexedTerms(input.key, input.content);
   const decided = statements.get(UPSERT).get({
     id: extras.id ?? crypto.randomUUID(),
     given_id: extras.id ?? null,
@@ -44,7 +47,8 @@ export function upsertEntry(
     importance: input.importance ?? null,
     superseded_by: extras.supersededBy ?? null,
     content_hash: hash,
-    cjk_text: cjkIndexText(input.content),
+    search_terms: terms,
+    term_count: countIndexedTerms(terms),
     created_at: extras.createdAt ?? extras.updatedAt,
     given_created_at: extras.createdAt ?? null,
     updated_at: extras.updatedAt,

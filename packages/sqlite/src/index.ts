@@ -1,4 +1,9 @@
-export { createMemoryFromConfig, sqliteOptionsFromConfig } from "./create-memory-from-config.js";
+export {
+  createMemoryFromConfig,
+  describeStore,
+  sqliteDatabasePath,
+  sqliteOptionsFromConfig,
+} from "./create-memory-from-config.js";
 export { createSqliteMemory, SqliteMemory } from "./sqlite-memory.js";
 export {
   type ResolvedSqliteOptions,

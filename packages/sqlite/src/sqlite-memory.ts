@@ -11,6 +11,7 @@ import {
   type ImportEntry,
   type ImportOptions,
   type ImportReport,
+  InvalidInputError,
   type KeyOptions,
   type ListOptions,
   type Memory,
@@ -18,7 +19,7 @@ import {
   type MemoryEntry,
   MemoryError,
   NoneMemory,
-  RecallCache,
+  RecallEngine,
   type RecallOptions,
   type ReindexOptions,
   type StoreInput,
@@ -32,7 +33,6 @@ import { EmbeddingCache } from "./embeddings/embedding-cache.js";
 import { backfillEmbeddings, embedJobs, reindexEmbeddings } from "./embeddings/embedding-jobs.js";
 import { EmbeddingQueue } from "./embeddings/embedding-queue.js";
 import {
-  attachEmbeddings,
   countEntries,
   EXPORT_PAGE,
   exportPage,
@@ -47,8 +47,7 @@ import { importEntries } from "./import/import-entries.js";
 import { migrate } from "./migrations/migrate.js";
 import { openDatabase } from "./open-database.js";
 import type { Opened } from "./opened-store.js";
-import { runRecall } from "./recall/recall-pipeline.js";
-import { toRecallRequest } from "./recall/recall-request.js";
+import { SqliteRecallStages } from "./recall/sqlite-recall-stages.js";
 import { type EntryRow, toEntry } from "./row-mapping.js";
 import {
   type ResolvedSqliteOptions,
@@ -71,19 +70,20 @@ export class SqliteMemory implements Memory {
   };
   readonly #input: SqliteMemoryOptions;
   readonly #options: ResolvedSqliteOptions;
-  readonly #cache: RecallCache<MemoryEntry[]>;
+  readonly #engine: RecallEngine;
   #init: Promise<Opened> | undefined;
   #opened: Opened | undefined;
   #fallback: NoneMemory | undefined;
   #closed = false;
-  #dataVersion = -1;
 
   constructor(options: SqliteMemoryOptions = {}) {
     this.#input = options;
     this.#options = resolveSqliteOptions(options);
-    this.#cache = new RecallCache({
-      maxEntries: this.#options.recallCacheSize,
-      ttlMs: this.#options.recallCacheTtlSeconds * 1000,
+    this.#engine = new RecallEngine({
+      settings: this.#options.retrieval,
+      embedder: options.embedder,
+      stages: new SqliteRecallStages(() => this.#opened!),
+      ...(options.now ? { now: options.now } : {}),
     });
   }
 
@@ -136,7 +136,7 @@ export class SqliteMemory implements Memory {
         queue,
         options: this.#options,
         isClosed: () => this.#closed,
-        invalidate: (namespace) => this.#cache.invalidate(namespace),
+        invalidate: (namespace) => this.#engine.invalidate(namespace),
       };
       this.#opened = opened;
       return opened;
@@ -174,15 +174,6 @@ export class SqliteMemory implements Memory {
     return retry ? withBusyRetry(() => body(opened)) : body(opened);
   }
 
-  /** Drops cached recalls when another connection wrote (PRAGMA data_version moved). */
-  #syncCache(opened: Opened): void {
-    const version = opened.connection.db.pragma("data_version", { simple: true }) as number;
-    if (version !== this.#dataVersion) {
-      this.#dataVersion = version;
-      this.#cache.invalidate();
-    }
-  }
-
   async store(input: StoreInput): Promise<MemoryEntry> {
     return this.#use(
       (opened) => storeEntry(opened, input),
@@ -199,24 +190,7 @@ export class SqliteMemory implements Memory {
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     return this.#use(
-      async (opened) => {
-        const request = toRecallRequest(query, options, this.#options.searchMode);
-        const { limit, mode, filter } = request;
-        if (limit === 0) return [];
-        this.#syncCache(opened);
-        const cacheKey = RecallCache.key(query, { ...options, limit, mode });
-        const cached = this.#cache.get(cacheKey);
-        if (cached) return structuredClone(cached);
-        const results = await runRecall(request, {
-          statements: opened.statements,
-          options: this.#options,
-          embedder: opened.embedder,
-          vectors: () => opened.vectors,
-        });
-        if (options.withEmbeddings) attachEmbeddings(opened, results);
-        this.#cache.set(cacheKey, filter.namespace ?? "", structuredClone(results));
-        return results;
-      },
+      () => this.#engine.recall(query, options),
       (none) => none.recall(),
     );
   }
@@ -294,10 +268,15 @@ export class SqliteMemory implements Memory {
     return this.#use(
       (opened) => {
         const namespace = validateNamespace(options.namespace);
+        if (validateKey(newKey) === validateKey(oldKey)) {
+          throw new InvalidInputError(
+            `An entry cannot supersede itself (${JSON.stringify(oldKey)}): pass the key of the newer entry as newKey.`,
+          );
+        }
         const result = opened.statements
           .get("UPDATE memories SET superseded_by = ? WHERE namespace = ? AND key = ?")
           .run(validateKey(newKey), namespace, validateKey(oldKey));
-        this.#cache.invalidate(namespace);
+        this.#engine.invalidate(namespace);
         return result.changes > 0;
       },
       (none) => none.markSuperseded(),
@@ -344,7 +323,7 @@ export class SqliteMemory implements Memory {
       opened.queue.stop();
     }
     this.#closed = true;
-    this.#cache.invalidate();
+    this.#engine.invalidate();
     await this.#fallback?.close();
     if (opened?.connection.owned) opened.connection.db.close();
   }

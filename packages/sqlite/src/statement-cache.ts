@@ -9,6 +9,14 @@ export class StatementCache {
     this.db = db;
   }
 
+  /**
+   * `PRAGMA data_version`: moves when another connection commits. A cached statement, because
+   * `db.pragma()` prepares anew on every call and this runs on every recall.
+   */
+  dataVersion(): number {
+    return this.get("PRAGMA data_version").pluck().get() as number;
+  }
+
   get(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {

@@ -4,8 +4,13 @@ import { tempDbPath } from "./helpers.js";
 
 runConformanceSuite({
   name: "sqlite",
-  create: async ({ embedder }) =>
-    createSqliteMemory({ path: tempDbPath(), ...(embedder ? { embedder } : {}), logger: () => {} }),
+  create: async ({ embedder, settings }) =>
+    createSqliteMemory({
+      path: tempDbPath(),
+      ...settings,
+      ...(embedder ? { embedder } : {}),
+      logger: () => {},
+    }),
   createShared: async () => {
     const path = tempDbPath();
     return {

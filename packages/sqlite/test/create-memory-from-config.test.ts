@@ -1,7 +1,13 @@
-import { join } from "node:path";
-import { defaultConfig } from "@memory/api";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join, relative } from "node:path";
+import { defaultConfig, type MemoryConfig } from "@memory/api";
 import { describe, expect, it } from "vitest";
-import { createMemoryFromConfig } from "../src/index.js";
+import {
+  createMemoryFromConfig,
+  describeStore,
+  sqliteDatabasePath,
+  sqliteOptionsFromConfig,
+} from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
 describe("createMemoryFromConfig", () => {
@@ -19,5 +25,48 @@ describe("createMemoryFromConfig", () => {
     const other = createMemoryFromConfig({ ...base, sqlite: { path: custom } }, {});
     expect((await other.healthCheck()).details.file).toBe(custom);
     await other.close();
+  });
+});
+
+describe("describeStore", () => {
+  const withDataDir = (dataDir: string): MemoryConfig => {
+    const base = defaultConfig();
+    return { ...base, memory: { ...base.memory, data_dir: dataDir } };
+  };
+
+  it("describes the file the options open, without creating it", () => {
+    const dataDir = tempDir();
+    const config = withDataDir(dataDir);
+    const file = join(realpathSync(dataDir), "memory", "brain.db");
+    expect(sqliteOptionsFromConfig(config).path).toBe(sqliteDatabasePath(config));
+    expect(describeStore(config)).toEqual({ identity: `sqlite:${file}`, location: file });
+  });
+
+  it("gives a relative and an absolute path to the same file the same identity", () => {
+    const dir = tempDir();
+    const file = join(dir, "brain.db");
+    const absolute = { ...defaultConfig(), sqlite: { path: file } };
+    const fromCwd = { ...defaultConfig(), sqlite: { path: relative(process.cwd(), file) } };
+    const viaDataDir = withDataDir(join(dir, "x", ".."));
+    expect(describeStore(fromCwd).identity).toBe(describeStore(absolute).identity);
+    // The default path (<data_dir>/memory/brain.db) is a different file.
+    expect(describeStore(viaDataDir).identity).not.toBe(describeStore(absolute).identity);
+    expect(describeStore(viaDataDir).location).toBe(join(realpathSync(dir), "memory", "brain.db"));
+  });
+
+  it("resolves symbolic links, so a linked directory is the same store", () => {
+    const real = tempDir();
+    const link = join(tempDir(), "link");
+    symlinkSync(real, link, "dir");
+    mkdirSync(join(real, "db"));
+    const direct = describeStore({ ...defaultConfig(), sqlite: { path: join(real, "db/a.db") } });
+    const linked = describeStore({ ...defaultConfig(), sqlite: { path: join(link, "db/a.db") } });
+    expect(linked.identity).toBe(direct.identity);
+  });
+
+  it("gives every :memory: database its own identity", () => {
+    const config = { ...defaultConfig(), sqlite: { path: ":memory:" } };
+    expect(describeStore(config).location).toBe(":memory:");
+    expect(describeStore(config).identity).not.toBe(describeStore(config).identity);
   });
 });

@@ -190,3 +190,38 @@ describe("embedding cache", () => {
     db.close();
   });
 });
+
+describe("a provider that returns NaN or Infinity", () => {
+  it("never gets its vectors stored; the entry stays pending and recall stays finite", async () => {
+    const inner = createTestEmbedder();
+    let broken = true;
+    const provider: EmbeddingProvider = {
+      ...inner,
+      async embed(texts, options) {
+        const vectors = await inner.embed(texts, options);
+        return broken
+          ? vectors.map((vector) => vector.map((v, i) => (i === 0 ? Number.NaN : v)))
+          : vectors;
+      },
+      async embedOne(text, options) {
+        return (await provider.embed([text], options))[0]!;
+      },
+    };
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, embedder: provider, logger: () => {} });
+    await memory.store({ key: "coffee", content: "The user drinks espresso" });
+    const health = await memory.healthCheck();
+    expect(health.pendingEmbeddings).toBe(1);
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare("SELECT count(*) AS n FROM memory_vectors").get()).toEqual({ n: 0 });
+    raw.close();
+    // The query vector is broken too: keyword answer, finite score, and the reason.
+    const [result] = await memory.recall("espresso", { mode: "hybrid" });
+    expect(result?.key).toBe("coffee");
+    expect(Number.isFinite(result!.score)).toBe(true);
+    expect(result!.explain!.degraded).toMatch(/NaN or Infinity/);
+    broken = false;
+    expect((await memory.backfillEmbeddings()).embedded).toBe(1);
+    await memory.close();
+  });
+});

@@ -60,25 +60,33 @@ describe("filters inside a large store", () => {
         embedOne: async () => query,
       },
     });
+    // minScore 0: this pins the order of all ten, not which of them are relevant.
     const byNamespace = await probe.recall("zzz", {
       mode: "embedding",
       namespace: "tiny",
       limit: 10,
+      minScore: 0,
     });
     expect(byNamespace.map((entry) => entry.key)).toEqual(expected);
     // The same through the default namespace's neighbours: the big namespace never leaks in.
-    const top3 = await probe.recall("zzz", { mode: "embedding", namespace: "tiny", limit: 3 });
+    const top3 = await probe.recall("zzz", {
+      mode: "embedding",
+      namespace: "tiny",
+      limit: 3,
+      minScore: 0,
+    });
     expect(top3.map((entry) => entry.key)).toEqual(expected.slice(0, 3));
     const bySession = await probe.recall("zzz", {
       mode: "embedding",
       namespace: "tiny",
       sessionId: "s-tiny",
       limit: 10,
+      minScore: 0,
     });
     expect(bySession.map((entry) => entry.key)).toEqual(expected);
     await probe.close();
     await memory.close();
-  });
+  }, 120_000); // 20k imports and index loads: sized for a busy 2-core machine, not a bound
 });
 
 describe("vector index", () => {
@@ -90,8 +98,8 @@ describe("vector index", () => {
         { length: 40 },
         (_, j) => Math.sin(i * 0.37 + j * 1.3) + Math.cos(i * j * 0.01),
       );
-      simd.upsert(i, i % 2 ? "a" : "b", vector);
-      plain.upsert(i, i % 2 ? "a" : "b", vector);
+      simd.upsert(i, i % 2 ? "a" : "b", vector, "");
+      plain.upsert(i, i % 2 ? "a" : "b", vector, "");
     }
     for (let i = 0; i < 3000; i += 7) {
       simd.remove(i);

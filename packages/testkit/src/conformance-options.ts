@@ -1,8 +1,17 @@
-import type { EmbeddingProvider, Memory } from "@memory/api";
+import type { EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
 
-/** What a factory receives: the embedder the group wants the backend to use, if any. */
+/** What a factory receives: what the group wants the backend to be opened with. */
 export interface FactoryContext {
+  /** The embedder to use, if any. */
   embedder?: EmbeddingProvider;
+  /**
+   * Retrieval settings to apply over the backend's defaults (the `[memory]` options of
+   * memory.toml in camelCase, as `resolveRetrievalSettings` takes them, e.g.
+   * `{ ftsEarlyReturnScore: 0.1 }`), when the group needs non-default ones. Optional for
+   * factories: tests that need settings check that they took effect and skip themselves when
+   * the factory ignores them.
+   */
+  settings?: Partial<RetrievalSettings>;
 }
 
 /** A store that can be opened several times (see {@link ConformanceOptions.createShared}). */
@@ -41,4 +50,8 @@ export type ConformanceGroup =
   | "supersession"
   | "close"
   | "hostileInputs"
-  | "concurrency";
+  | "concurrency"
+  | "recallScores"
+  | "recallOrder"
+  | "earlyReturn"
+  | "degradedRecall";

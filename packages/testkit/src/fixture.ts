@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, Memory } from "@memory/api";
+import type { EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
 import { afterEach } from "vitest";
 import type { ConformanceOptions } from "./conformance-options.js";
 
@@ -12,8 +12,14 @@ export function useInstances(options: ConformanceOptions) {
     await Promise.allSettled(open.splice(0).map((memory) => memory.close()));
   });
   return {
-    async create(embedder?: EmbeddingProvider): Promise<Memory> {
-      const memory = await options.create(embedder ? { embedder } : {});
+    async create(
+      embedder?: EmbeddingProvider,
+      settings?: Partial<RetrievalSettings>,
+    ): Promise<Memory> {
+      const memory = await options.create({
+        ...(embedder ? { embedder } : {}),
+        ...(settings ? { settings } : {}),
+      });
       open.push(memory);
       return memory;
     },
@@ -58,4 +64,17 @@ export async function caught(fn: () => Promise<unknown>): Promise<unknown> {
 /** Keys of entries, in order. */
 export function keys(entries: readonly { key: string }[]): string[] {
   return entries.map((entry) => entry.key);
+}
+
+/**
+ * True when the factory passes `context.settings` on to the backend. Probed on a throwaway
+ * instance with `searchMode: "bm25"`: a recall without a mode then reports mode `bm25`.
+ */
+export async function factoryAppliesSettings(instances: {
+  create(embedder?: EmbeddingProvider, settings?: Partial<RetrievalSettings>): Promise<Memory>;
+}): Promise<boolean> {
+  const memory = await instances.create(undefined, { searchMode: "bm25" });
+  await memory.store({ key: "settings-probe", content: "settings probe" });
+  const [hit] = await memory.recall("probe");
+  return hit?.explain?.mode === "bm25";
 }

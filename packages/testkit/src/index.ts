@@ -7,12 +7,16 @@ export type {
 export { closeGroup } from "./groups/close.js";
 export { concurrencyGroup } from "./groups/concurrency.js";
 export { crudGroup } from "./groups/crud.js";
+export { degradedRecallGroup } from "./groups/degraded-recall.js";
+export { earlyReturnGroup } from "./groups/early-return.js";
 export { exportImportGroup } from "./groups/export-import.js";
 export { filtersGroup } from "./groups/filters.js";
 export { hostileInputsGroup } from "./groups/hostile-inputs.js";
 export { keywordRecallGroup } from "./groups/keyword-recall.js";
 export { listCountGroup } from "./groups/list-count.js";
 export { purgeGroup } from "./groups/purge.js";
+export { recallOrderGroup } from "./groups/recall-order.js";
+export { recallScoresGroup } from "./groups/recall-scores.js";
 export { supersessionGroup } from "./groups/supersession.js";
 export { vectorRecallGroup } from "./groups/vector-recall.js";
 export {

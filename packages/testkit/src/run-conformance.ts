@@ -2,12 +2,16 @@ import type { ConformanceGroup, ConformanceOptions } from "./conformance-options
 import { closeGroup } from "./groups/close.js";
 import { concurrencyGroup } from "./groups/concurrency.js";
 import { crudGroup } from "./groups/crud.js";
+import { degradedRecallGroup } from "./groups/degraded-recall.js";
+import { earlyReturnGroup } from "./groups/early-return.js";
 import { exportImportGroup } from "./groups/export-import.js";
 import { filtersGroup } from "./groups/filters.js";
 import { hostileInputsGroup } from "./groups/hostile-inputs.js";
 import { keywordRecallGroup } from "./groups/keyword-recall.js";
 import { listCountGroup } from "./groups/list-count.js";
 import { purgeGroup } from "./groups/purge.js";
+import { recallOrderGroup } from "./groups/recall-order.js";
+import { recallScoresGroup } from "./groups/recall-scores.js";
 import { supersessionGroup } from "./groups/supersession.js";
 import { vectorRecallGroup } from "./groups/vector-recall.js";
 
@@ -24,6 +28,10 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   close: closeGroup,
   hostileInputs: hostileInputsGroup,
   concurrency: concurrencyGroup,
+  recallScores: recallScoresGroup,
+  recallOrder: recallOrderGroup,
+  earlyReturn: earlyReturnGroup,
+  degradedRecall: degradedRecallGroup,
 };
 
 /**

@@ -69,6 +69,9 @@ export function createTestEmbedder(options: TestEmbedderOptions = {}): TestEmbed
     model,
     dimensions,
     fingerprint: embeddingFingerprint("test", model, dimensions),
+    // A bag of hashed words: unrelated texts sit near 0 (hash collisions reach ~0.1); one
+    // shared word between a two-word query and a five-word text gives ~0.3.
+    similarityCalibration: { floor: 0.1, full: 0.5 },
     get calls() {
       return calls;
     },

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import type { HealthReport, Memory } from "@memory/api";
+import type { EmbeddingProvider, HealthReport, Memory } from "@memory/api";
 import type { CommandContext } from "../cli/command-context.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
@@ -142,6 +142,37 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
     report.add("size", "ok", `${formatBytes(size.bytes)}${size.where ? ` (${size.where})` : ""}`);
 }
 
+/**
+ * One real embedding call, as recall would make it: a provider that is configured but cannot
+ * embed (down, wrong key, wrong dimensions, non-finite output) leaves recall keyword-only.
+ */
+async function probeEmbedding(provider: EmbeddingProvider, report: DoctorReport): Promise<void> {
+  const started = performance.now();
+  try {
+    const vector = await provider.embedOne("memory doctor probe", { purpose: "query" });
+    const elapsed = Math.round(performance.now() - started);
+    if (vector.length !== provider.dimensions || !vector.every(Number.isFinite)) {
+      report.add(
+        "embed call",
+        "fail",
+        `${provider.fingerprint} returned ${vector.length} values${vector.every(Number.isFinite) ? "" : " (some not finite)"}, expected ${provider.dimensions} finite numbers`,
+        "check embedding_model and embedding_dims in memory.toml",
+      );
+      return;
+    }
+    report.add("embed call", "ok", `${provider.fingerprint} embedded a query in ${elapsed} ms`);
+  } catch (error) {
+    report.add(
+      "embed call",
+      "fail",
+      `${provider.fingerprint} failed: ${message(error)}; recall answers from keywords until it works`,
+      "check the provider's URL, key and model (embedding_provider, embedding_model in memory.toml)",
+    );
+  } finally {
+    await (provider as { close?: () => Promise<void> }).close?.();
+  }
+}
+
 /** `memory doctor`: checks every layer and says what to run; exit 1 when a check fails. */
 const doctor: CommandHandler = async (context) => {
   const report = new DoctorReport();
@@ -166,6 +197,7 @@ const doctor: CommandHandler = async (context) => {
     try {
       const { provider, reason } = await resolveProvider(context.config().config);
       report.add("embeddings", provider ? "ok" : "warn", reason);
+      if (provider) await probeEmbedding(provider, report);
     } catch (error) {
       report.add("embeddings", "fail", message(error), "fix embedding_provider in memory.toml");
     }

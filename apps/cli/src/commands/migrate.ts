@@ -5,7 +5,7 @@ import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { loadCliConfigFile } from "../config/load-cli-config.js";
 import { createProgress } from "../output/progress.js";
-import { storeIdentity } from "../store/store-identity.js";
+import { describeStore } from "../store/open-memory.js";
 
 interface MigrateOptions {
   from: string;
@@ -48,10 +48,14 @@ const migrate: CommandHandler = async (context, _args, options) => {
   // The two files say exactly which stores to use; MEMORY_* variables would apply to both.
   const source = loadCliConfigFile({ file: path.resolve(from), origin: "flag" }, {});
   const target = loadCliConfigFile({ file: path.resolve(to), origin: "flag" }, {});
-  const sourceId = storeIdentity(source.config);
-  if (sourceId !== undefined && sourceId === storeIdentity(target.config)) {
+  // Each backend says which store its configuration opens (paths resolved, no password).
+  const [sourceStore, targetStore] = await Promise.all([
+    describeStore(source.config),
+    describeStore(target.config),
+  ]);
+  if (sourceStore && targetStore && sourceStore.identity === targetStore.identity) {
     throw new UsageError(
-      `--from and --to open the same store (${sourceId}); point --to at another store`,
+      `--from and --to open the same store (${sourceStore.location}); point --to at another store`,
     );
   }
 

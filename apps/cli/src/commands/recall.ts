@@ -24,14 +24,16 @@ function fixed(value: number | undefined, digits: number): string {
  * the JSON output keeps the API's 0-based `keywordRank`/`vectorRank`.
  */
 export function explainLine(explain: RecallExplain, style: Style): string {
+  // A part measured for a candidate the other stage found has no rank: "keyword - (...)".
+  const rank = (value: number | undefined) => (value === undefined ? "-" : `#${value + 1}`);
   const parts = [
-    explain.keywordRank === undefined
+    explain.keywordScore === undefined
       ? "keyword -"
-      : `keyword #${explain.keywordRank + 1} (bm25 ${fixed(explain.keywordScore, 3)})`,
-    explain.vectorRank === undefined
+      : `keyword ${rank(explain.keywordRank)} (bm25 ${fixed(explain.keywordScore, 3)}${explain.keywordRelevance === undefined ? "" : `, relevance ${fixed(explain.keywordRelevance, 3)}`})`,
+    explain.cosine === undefined
       ? "vector -"
-      : `vector #${explain.vectorRank + 1} (cosine ${fixed(explain.cosine, 3)})`,
-    `fused ${fixed(explain.fused, 4)}`,
+      : `vector ${rank(explain.vectorRank)} (cosine ${fixed(explain.cosine, 3)}${explain.vectorRelevance === undefined ? "" : `, relevance ${fixed(explain.vectorRelevance, 3)}`})`,
+    `relevance ${fixed(explain.fused, 4)}`,
     `decay ${fixed(explain.decay, 3)}`,
   ];
   if (explain.importance !== undefined) parts.push(`importance ${explain.importance}`);

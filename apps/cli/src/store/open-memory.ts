@@ -1,66 +1,51 @@
-import type { EmbeddingProvider, Memory, MemoryConfig } from "@memory/api";
+import type {
+  ConfiguredProvider,
+  EmbeddingProvider,
+  EmbeddingSupport,
+  Memory,
+  MemoryConfig,
+  StoreDescription,
+} from "@memory/api";
 
 /**
- * How much of the embedding stack a command needs.
+ * How much of the embedding stack a command needs (`EmbeddingSupport` of `@memory/api`).
  * - `none`: get, list, forget, purge, count, export. The store opens keyword-only; no model or
  *   provider package is loaded, and nothing about the stored vectors changes.
  * - `configured`: the provider from the configuration. Providers load their model or SDK on the
  *   first embed() call, so opening stays cheap; only commands that embed pay for the model.
  */
-export type EmbeddingNeed = "none" | "configured";
+export type EmbeddingNeed = EmbeddingSupport;
 
 export interface OpenedMemory {
   memory: Memory;
   /** The provider the store was opened with (undefined: keyword-only). */
   provider: EmbeddingProvider | undefined;
-  /** Why this provider was chosen (for doctor and notes), when resolved. */
+  /** Why this provider was chosen (for doctor and notes); undefined when none was asked for. */
   providerReason: string | undefined;
 }
 
 // A bare import() here resolves against the CLI's own node_modules, where pnpm put the backends.
 const loadModule = (specifier: string): Promise<unknown> => import(specifier);
 
+// @memory/api (zod) is imported on first use, so `memory --version` never pays for it.
+const api = () => import("@memory/api");
+
 /** Resolves the configured embedding provider without loading any model. */
-export async function resolveProvider(
-  config: MemoryConfig,
-): Promise<{ provider: EmbeddingProvider | undefined; reason: string }> {
-  const name = config.memory.embedding_provider;
-  if (name === "noop" || name === "none") {
-    return {
-      provider: undefined,
-      reason: "noop: embeddings disabled by configuration (keyword-only recall)",
-    };
-  }
-  const { resolveEmbeddingProvider } = await import("@memory/embeddings");
-  const resolved = resolveEmbeddingProvider(config.memory);
-  return {
-    provider: resolved.provider.dimensions > 0 ? resolved.provider : undefined,
-    reason: resolved.reason,
-  };
+export async function resolveProvider(config: MemoryConfig): Promise<ConfiguredProvider> {
+  return (await api()).resolveConfiguredProvider(config, { loadModule });
 }
 
 /** Opens the configured backend with the embedding support a command needs. */
 export async function openMemory(config: MemoryConfig, need: EmbeddingNeed): Promise<OpenedMemory> {
-  const { createMemory } = await import("@memory/api");
-  if (need === "none") {
-    // embedding_provider = noop tells createMemory not to resolve (or import) any provider.
-    const keywordOnly: MemoryConfig = {
-      ...config,
-      memory: { ...config.memory, embedding_provider: "noop" },
-    };
-    return {
-      memory: await createMemory(keywordOnly, { loadModule }),
-      provider: undefined,
-      providerReason: undefined,
-    };
-  }
-  const { provider, reason } = await resolveProvider(config);
-  const effective: MemoryConfig = provider
-    ? config
-    : { ...config, memory: { ...config.memory, embedding_provider: "noop" } };
-  const memory = await createMemory(
-    effective,
-    provider ? { loadModule, embedder: provider } : { loadModule },
-  );
-  return { memory, provider, providerReason: reason };
+  const opened = await (await api()).openConfiguredMemory(config, { embeddings: need, loadModule });
+  return {
+    memory: opened.memory,
+    provider: opened.provider,
+    providerReason: need === "none" ? undefined : opened.providerReason,
+  };
+}
+
+/** Which store the configuration opens, as its backend describes it (undefined: not described). */
+export async function describeStore(config: MemoryConfig): Promise<StoreDescription | undefined> {
+  return (await api()).describeConfiguredStore(config, { loadModule });
 }

@@ -1,7 +1,7 @@
 /**
  * Cosine similarity of two vectors, accumulated in float64 so long float32 vectors do not lose
- * precision. A zero vector (or a length mismatch) gives 0 rather than NaN, so callers never have
- * to special-case missing embeddings.
+ * precision. A zero vector, a length mismatch or a non-finite value gives 0 rather than NaN, so
+ * callers never have to special-case missing or broken embeddings.
  */
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) return 0;
@@ -15,7 +15,8 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
     normA += x * x;
     normB += y * y;
   }
-  if (normA === 0 || normB === 0) return 0;
+  // NaN or Infinity anywhere (a broken provider) must never rank anything: 0, not NaN.
+  if (normA === 0 || normB === 0 || !Number.isFinite(dot + normA + normB)) return 0;
   const similarity = dot / (Math.sqrt(normA) * Math.sqrt(normB));
   // Rounding can push identical vectors a hair past 1.
   return Math.max(-1, Math.min(1, similarity));

@@ -11,15 +11,35 @@ export const memorySettingsSchema = z
     /** Directory for file-based backends and job state. */
     data_dir: z.string().min(1).default("./.memory"),
     search_mode: z.enum(["hybrid", "bm25", "embedding"]).default("hybrid"),
-    merge_strategy: z.enum(["rrf", "weighted"]).default("rrf"),
+    /**
+     * How the two stages order results: `weighted` by relevance (the weighted mean of the
+     * keyword and vector parts), `rrf` by Reciprocal Rank Fusion (scores stay relevance).
+     */
+    merge_strategy: z.enum(["rrf", "weighted"]).default("weighted"),
     rrf_k: z.number().int().positive().default(60),
-    vector_weight: z.number().min(0).max(1).default(0.7),
-    keyword_weight: z.number().min(0).max(1).default(0.3),
-    /** Keyword relevance (raw/(raw+1)) above which the vector stage is skipped. 1 disables early return. */
-    fts_early_return_score: z.number().min(0).max(1).default(0.85),
-    /** Candidate pool per stage = limit x this. */
-    candidate_multiplier: z.number().int().min(1).max(100).default(4),
+    vector_weight: z.number().min(0).max(1).default(0.3),
+    keyword_weight: z.number().min(0).max(1).default(0.7),
+    /**
+     * Keyword relevance above which hybrid recall skips the vector stage (when the keyword
+     * stage alone fills the limit). 1, the default, disables it: on LoCoMo any lower value
+     * changed the top results (docs/retrieval-quality.md).
+     */
+    fts_early_return_score: z.number().min(0).max(1).default(1),
+    /**
+     * Candidate pool per stage = limit x this. 2 because 2, 3 and 4 gave identical LoCoMo
+     * results (docs/retrieval-quality.md) and every extra candidate costs a row read.
+     */
+    candidate_multiplier: z.number().int().min(1).max(100).default(2),
     half_life_days: z.number().positive().default(7),
+    /** Recall drops results whose relevance (after decay) is below this. 0 keeps everything. */
+    min_score: z.number().min(0).max(1).default(0.3),
+    /**
+     * Cosine at or below which the vector part of relevance is 0. Default: the embedding
+     * provider's own calibration, else 0.2.
+     */
+    vector_relevance_floor: z.number().min(-1).max(1).optional(),
+    /** Cosine at which the vector part of relevance reaches 1. Default: the provider's, else 0.8. */
+    vector_relevance_full: z.number().min(-1).max(1).optional(),
     recall_cache_size: z.number().int().min(0).default(256),
     recall_cache_ttl_seconds: z.number().int().min(0).default(300),
     conflict_threshold: z.number().min(0).max(2).default(0.6),

@@ -23,6 +23,13 @@ export interface EmbeddingProvider {
    * change of provider, model or dimensions triggers a reindex instead of mixing vector spaces.
    */
   readonly fingerprint: string;
+  /**
+   * How this model's cosines read as relevance: at or below `floor` a text is unrelated to the
+   * query, at `full` it is a strong match. Cosine scales differ between models, so a provider
+   * that knows its model says so (measured, see docs/architecture.md); `vector_relevance_floor`
+   * and `vector_relevance_full` in memory.toml override it. Optional.
+   */
+  readonly similarityCalibration?: { floor: number; full: number };
   /** One vector per text, in order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<number[][]>;
   /** Convenience for a single text. */

@@ -22,35 +22,44 @@ export type MergeStrategy = "rrf" | "weighted";
 
 /**
  * The parts of a recall score, returned on every recall result so that a ranking can be
- * understood and tuned. Ranks are 0-based positions in each stage's candidate list.
+ * understood and tuned. Ranks are 0-based positions in each stage's candidate list. `score` is
+ * `fused x decay`; `fused` is the relevance in [0, 1] (docs/architecture.md, "What a recall
+ * score means"): the same meaning on every backend, in every mode and at every store size.
  */
 export interface RecallExplain {
   /** The mode requested by the caller. */
   mode: SearchMode;
   /**
    * The stage that actually produced the result: `keyword`, `vector`, `hybrid`, `like` (the
-   * LIKE fallback) or `recent` (empty query: most recent entries).
+   * LIKE fallback), `recent` (empty query: most recent entries) or `external` (a backend's
+   * external source, e.g. the `lucid` command; not a stored entry).
    */
-  source: "keyword" | "vector" | "hybrid" | "like" | "recent";
-  /** The merge strategy used when both stages ran. */
+  source: "keyword" | "vector" | "hybrid" | "like" | "recent" | "external";
+  /** How results were ordered when both stages ran. */
   strategy?: MergeStrategy;
-  /** 0-based rank in the keyword (BM25) candidate list. */
+  /** 0-based rank in the keyword candidate list (by BM25). */
   keywordRank?: number;
-  /** Raw BM25 score, higher is better (FTS5's negative bm25() is negated). */
+  /** Raw BM25 with the namespace's own term statistics (higher is better). */
   keywordScore?: number;
-  /** 0-based rank in the vector candidate list. */
+  /** The keyword part of relevance, in [0, 1). */
+  keywordRelevance?: number;
+  /** 0-based rank in the vector candidate list (by cosine). */
   vectorRank?: number;
   /** Cosine similarity between the query embedding and the entry embedding. */
   cosine?: number;
-  /** Score after fusion, before decay (see `@memory/api` fusion docs for its scale). */
+  /** The vector part of relevance, in [0, 1] (the cosine, calibrated). */
+  vectorRelevance?: number;
+  /** With `merge_strategy = "rrf"`: the rank-fusion value that ordered the result (not a relevance). */
+  rrf?: number;
+  /** Relevance before decay, in [0, 1]. */
   fused: number;
   /** Time-decay factor applied (1 for core entries). */
   decay: number;
   /** The entry's importance, when set. */
   importance?: number;
-  /** True when the vector stage was skipped because the keyword hit was decisive. */
+  /** True when the vector stage was skipped because keyword hits were decisive. */
   earlyReturn?: boolean;
-  /** Why the vector stage did not run, when it did not (no provider, fingerprint mismatch...). */
+  /** Why the vector stage did not run or failed (no provider, fingerprint mismatch, provider error...). */
   degraded?: string;
 }
 
@@ -129,7 +138,7 @@ export interface RecallOptions extends EntryFilter {
   limit?: number;
   /** Default `hybrid` (or the configured `search_mode`). */
   mode?: SearchMode;
-  /** Drop results whose final score is below this. */
+  /** Drop results whose score is below this; default the configured `min_score` (0.3). `0` keeps all. */
   minScore?: number;
   /** Return each result's embedding. */
   withEmbeddings?: boolean;

@@ -1,11 +1,12 @@
 import type pg from "pg";
 import { initial } from "./001-initial.js";
+import { searchTerms } from "./002-search-terms.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, searchTerms];
 
 /** The newest schema version this package knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -23,11 +24,13 @@ export async function lockSchema(client: pg.PoolClient, schema: string): Promise
  * Brings `schema` up to {@link SCHEMA_VERSION}. Many processes may call this at once: all but
  * one wait on the advisory lock, then find the work done. Each migration and its record commit
  * together, so a crash never leaves a half-applied version. Returns the versions applied.
+ * `migrations` is for tests (a schema at an older version).
  */
 export async function runMigrations(
   client: pg.PoolClient,
   schema: string,
   quoted: string,
+  migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
   const applied: number[] = [];
   await client.query("BEGIN");
@@ -47,9 +50,10 @@ export async function runMigrations(
     );
     const done = await client.query(`SELECT version FROM ${quoted}.memory_migrations`);
     const versions = new Set(done.rows.map((row: { version: number }) => row.version));
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (versions.has(migration.version)) continue;
       await client.query(migration.up(quoted));
+      await migration.run?.(client, quoted);
       await client.query(
         `INSERT INTO ${quoted}.memory_migrations (version, name) VALUES ($1, $2)`,
         [migration.version, migration.name],

@@ -155,6 +155,11 @@ export class EmbedderState {
           `The embedding provider ${provider.fingerprint} returned vectors of the wrong count or size (expected ${missing.length} x ${provider.dimensions}).`,
         );
       }
+      if (fresh.some((vector) => !vector.every(Number.isFinite))) {
+        throw new EmbeddingError(
+          `The embedding provider ${provider.fingerprint} returned NaN or Infinity; nothing was stored from it (the entry keeps working for keyword recall and is embedded by backfillEmbeddings() once the provider is fixed).`,
+        );
+      }
       const saved: { text: string; vector: number[] }[] = [];
       missing.forEach((index, position) => {
         const vector = fresh[position]!;

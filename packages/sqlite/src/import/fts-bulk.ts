@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
+import { rebuildNamespaceStats } from "../migrations/schema-v3.js";
 
 /**
  * Deferred full-text indexing for bulk imports (schema v2). While the `fts_deferred` row exists
- * in `meta`, the FTS triggers do nothing; `finishDeferredFts` rebuilds the whole index from the
+ * in `meta`, the FTS and namespace-statistics triggers do nothing; `finishDeferredFts` rebuilds the whole index from the
  * memories table in one pass and removes the flag, in one transaction. Used only when an import
  * starts on an empty store, where a rebuild costs about as much as the rows just written.
  */
@@ -19,6 +20,7 @@ export function finishDeferredFts(db: Database.Database): boolean {
       const flagged = db.prepare("SELECT 1 FROM meta WHERE key = 'fts_deferred'").get();
       if (!flagged) return false;
       db.exec("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')");
+      rebuildNamespaceStats(db);
       db.prepare("DELETE FROM meta WHERE key = 'fts_deferred'").run();
       return true;
     })

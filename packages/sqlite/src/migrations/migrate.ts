@@ -1,6 +1,7 @@
 import { BackendUnavailableError } from "@memory/api";
 import type Database from "better-sqlite3";
 import { SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from "./schema.js";
+import { upgradeToV3 } from "./schema-v3.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -37,7 +38,8 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
       db.exec(SCHEMA_V1);
     }
     // Each step moves one version forward; none drops a row.
-    db.exec(SCHEMA_V2);
+    if (version < 2) db.exec(SCHEMA_V2);
+    upgradeToV3(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -1,96 +1,81 @@
 import {
-  buildFts5Query,
-  escapeLike,
-  extractSearchTerms,
-  likeFallbackKeywords,
-  type NormalizedFilter,
-  type SearchTerm,
+  type KeywordStageRequest,
+  type KeywordStatistics,
+  type QueryTerm,
+  selectingTerms,
 } from "@memory/api";
 import { filterSql } from "../filter-sql.js";
-import { ENTRY_COLUMNS, type EntryRow } from "../row-mapping.js";
 import type { StatementCache } from "../statement-cache.js";
+import { SEARCH_COLUMNS, type SearchRow } from "./search-row.js";
 
-export interface KeywordCandidate {
-  row: EntryRow;
-  /** Raw BM25, higher is better (FTS5's negative bm25() negated). */
-  score: number;
+/** FTS5 MATCH text for analyzed terms: each quoted (so it is one plain token), ORed. */
+export function matchExpression(terms: readonly QueryTerm[]): string {
+  return terms
+    .map((term) => `"${term.text.replaceAll('"', '""')}"${term.prefix ? "*" : ""}`)
+    .join(" OR ");
 }
 
 /**
- * Documents an OR query may touch before its most common terms are dropped. FTS5 scores every
- * document that matches any term, so one stop word ("the") in a 100k store costs tens of ms;
- * those documents would rank low anyway (low IDF) unless nothing rarer matches.
+ * BM25 statistics of one namespace: entry count and mean length from `namespace_stats`
+ * (kept by triggers), and each term's document frequency within the namespace. When the
+ * namespace is the only one in the file, FTS5's own vocabulary is that frequency (one lookup);
+ * otherwise the term's matches are counted in the namespace.
  */
-export const KEYWORD_POSTINGS_BUDGET = 20_000;
-
-// Column weights of bm25(): key, content, CJK bigrams. A key is a short, chosen label: a hit
-// there says more than one word in a long text.
-const BM25 = "bm25(memories_fts, 2.0, 1.0, 1.0)";
-
-/** Keeps the rarest terms whose document frequencies add up to the budget (at least one term). */
-export function rareTermsFirst(statements: StatementCache, terms: SearchTerm[]): SearchTerm[] {
-  if (terms.length <= 1 || terms.some((term) => term.prefix)) return terms;
-  const frequency = statements.get("SELECT doc FROM memories_fts_vocab WHERE term = ?");
-  const withDf = terms.map((term) => {
-    const row = frequency.get(term.text) as { doc: number } | undefined;
-    return { term, df: row?.doc ?? 0 };
+export function namespaceStatistics(
+  statements: StatementCache,
+  namespace: string,
+  terms: readonly QueryTerm[],
+): KeywordStatistics {
+  const stats = statements
+    .get(
+      `SELECT documents, terms, EXISTS (SELECT 1 FROM namespace_stats
+         WHERE namespace <> @namespace AND documents > 0) AS others
+       FROM namespace_stats WHERE namespace = @namespace`,
+    )
+    .get({ namespace }) as { documents: number; terms: number; others: number } | undefined;
+  const documents = stats?.documents ?? 0;
+  if (documents <= 0)
+    return { documents: 0, averageLength: 0, documentFrequency: terms.map(() => 0) };
+  const others = stats!.others === 1;
+  const vocabulary = statements.get("SELECT doc FROM memories_fts_vocab WHERE term = ?");
+  const countAll = statements.get(
+    "SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?",
+  );
+  const countInNamespace = statements.get(
+    `SELECT count(*) AS n FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
+     WHERE memories_fts MATCH ? AND m.namespace = ?`,
+  );
+  const documentFrequency = terms.map((term) => {
+    if (!others && !term.prefix) {
+      const row = vocabulary.get(term.text) as { doc: number } | undefined;
+      return row?.doc ?? 0;
+    }
+    const match = matchExpression([term]);
+    if (!others) return (countAll.get(match) as { n: number }).n;
+    // A term absent from the whole file needs no namespace count.
+    if (!term.prefix && vocabulary.get(term.text) === undefined) return 0;
+    return (countInNamespace.get(match, namespace) as { n: number }).n;
   });
-  const total = withDf.reduce((sum, item) => sum + item.df, 0);
-  if (total <= KEYWORD_POSTINGS_BUDGET) return terms;
-  withDf.sort((a, b) => a.df - b.df);
-  const kept: SearchTerm[] = [];
-  let used = 0;
-  for (const { term, df } of withDf) {
-    if (kept.length > 0 && used + df > KEYWORD_POSTINGS_BUDGET) break;
-    kept.push(term);
-    used += df;
-  }
-  return kept;
+  return { documents, averageLength: stats!.terms / documents, documentFrequency };
 }
 
-/** BM25 candidates for the query among entries matching `filter` (the filter is part of the query). */
-export function keywordSearch(
+/** Entries matching any term under the whole filter, best first by FTS5's rank, plus statistics. */
+export function keywordStage(
   statements: StatementCache,
-  query: string,
-  pool: number,
-  filter: NormalizedFilter,
-): KeywordCandidate[] {
-  const terms = extractSearchTerms(query);
-  if (terms.length === 0 || pool <= 0) return [];
-  const match = buildFts5Query(query, { terms: rareTermsFirst(statements, terms) });
-  if (match === null) return [];
+  request: KeywordStageRequest,
+): { rows: SearchRow[]; statistics: KeywordStatistics } {
+  const { terms, filter, pool } = request;
+  const statistics = namespaceStatistics(statements, filter.namespace, terms);
+  if (terms.length === 0 || pool <= 0 || statistics.documents === 0)
+    return { rows: [], statistics };
+  const selecting = selectingTerms(terms, statistics.documentFrequency);
+  if (selecting.length === 0) return { rows: [], statistics };
   const { where, params } = filterSql(filter);
   const rows = statements
     .get(
-      `SELECT ${ENTRY_COLUMNS}, -${BM25} AS score FROM memories_fts
-       JOIN memories m ON m.doc_id = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND ${where} ORDER BY ${BM25} LIMIT ?`,
+      `SELECT ${SEARCH_COLUMNS} FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND ${where} ORDER BY rank LIMIT ?`,
     )
-    .all(match, ...params, pool) as (EntryRow & { score: number })[];
-  return rows.map((row) => ({ row, score: row.score }));
-}
-
-/** Substring search over up to 8 keywords in content and key, escaped for LIKE. */
-export function likeSearch(
-  statements: StatementCache,
-  query: string,
-  pool: number,
-  filter: NormalizedFilter,
-): { row: EntryRow; matched: number; keywords: number }[] {
-  const keywords = likeFallbackKeywords(query);
-  if (keywords.length === 0 || pool <= 0) return [];
-  const test = "(m.content LIKE ? ESCAPE '\\' OR m.key LIKE ? ESCAPE '\\')";
-  const tests = keywords.map(() => test);
-  const patterns = keywords.flatMap((word) => {
-    const pattern = `%${escapeLike(word)}%`;
-    return [pattern, pattern];
-  });
-  const { where, params } = filterSql(filter);
-  const rows = statements
-    .get(
-      `SELECT ${ENTRY_COLUMNS}, (${tests.join(" + ")}) AS matched FROM memories m
-       WHERE ${where} AND (${tests.join(" OR ")}) ORDER BY matched DESC, m.updated_at DESC LIMIT ?`,
-    )
-    .all(...patterns, ...params, ...patterns, pool) as (EntryRow & { matched: number })[];
-  return rows.map((row) => ({ row, matched: row.matched, keywords: keywords.length }));
+    .all(matchExpression(selecting), ...params, pool) as SearchRow[];
+  return { rows, statistics };
 }

@@ -1,9 +1,11 @@
 import { createInt8Kernel, type Int8Kernel, QUERY_BYTES } from "./int8-kernel.js";
 
 /**
- * A compact in-memory copy of the stored vectors, int8-quantized (one scale per vector), for a
- * fast approximate scan. Candidates it returns are rescored exactly from the float32 BLOBs by
- * the caller, so quantization only decides which rows get rescored, never the final score.
+ * An in-memory copy of the stored vectors: int8-quantized (one scale per vector) for a fast
+ * approximate scan, and float32 for exact rescoring without reading BLOBs back from SQL
+ * (4 x dims + 1 x dims bytes per entry). Quantization only decides which vectors get rescored,
+ * never a score. Each vector keeps the content hash it was computed from, so a vector made
+ * stale by a content change is never scored.
  */
 export class VectorIndex {
   readonly dims: number;
@@ -16,6 +18,10 @@ export class VectorIndex {
   #namespaces = new Int32Array(0);
   /** scale / norm per vector: turns an int dot product into an approximate cosine. */
   #factors = new Float32Array(0);
+  /** float32 vectors, `dims` per slot, with their norms. */
+  #floats = new Float32Array(0);
+  #norms = new Float64Array(0);
+  #hashes: string[] = [];
   readonly #slots = new Map<number, number>();
   readonly #namespaceCodes = new Map<string, number>();
   readonly #namespaceSizes: number[] = [];
@@ -28,6 +34,12 @@ export class VectorIndex {
 
   get size(): number {
     return this.#size;
+  }
+
+  /** The content hash the vector of `docId` was computed from. */
+  hashOf(docId: number): string | undefined {
+    const slot = this.#slots.get(docId);
+    return slot === undefined ? undefined : this.#hashes[slot];
   }
 
   get simd(): boolean {
@@ -65,6 +77,12 @@ export class VectorIndex {
     namespaces.set(this.#namespaces.subarray(0, this.#size));
     const factors = new Float32Array(capacity);
     factors.set(this.#factors.subarray(0, this.#size));
+    const floats = new Float32Array(capacity * this.dims);
+    floats.set(this.#floats.subarray(0, this.#size * this.dims));
+    const norms = new Float64Array(capacity);
+    norms.set(this.#norms.subarray(0, this.#size));
+    this.#floats = floats;
+    this.#norms = norms;
     this.#docIds = docIds;
     this.#namespaces = namespaces;
     this.#factors = factors;
@@ -98,8 +116,8 @@ export class VectorIndex {
     return scale / Math.sqrt(norm);
   }
 
-  /** Adds or replaces the vector of `docId`. */
-  upsert(docId: number, namespace: string, vector: ArrayLike<number>): void {
+  /** Adds or replaces the vector of `docId`, computed from content with hash `hash`. */
+  upsert(docId: number, namespace: string, vector: ArrayLike<number>, hash: string): void {
     if (vector.length !== this.dims) return;
     let slot = this.#slots.get(docId);
     if (slot === undefined) {
@@ -117,6 +135,37 @@ export class VectorIndex {
       this.#stride,
     );
     this.#factors[slot] = this.#quantize(vector, codes);
+    const offset = slot * this.dims;
+    let norm = 0;
+    for (let i = 0; i < this.dims; i++) {
+      const value = vector[i]!;
+      this.#floats[offset + i] = value;
+      norm += value * value;
+    }
+    this.#norms[slot] = Math.sqrt(norm);
+    this.#hashes[slot] = hash;
+  }
+
+  /**
+   * Exact cosine between `query` and the vector of `docId`, computed in float64 from the
+   * float32 copy; undefined when the entry has no vector or only one computed from other
+   * content (`hash` given and different).
+   */
+  cosine(docId: number, query: ArrayLike<number>, hash: string | undefined): number | undefined {
+    const slot = this.#slots.get(docId);
+    if (slot === undefined || query.length !== this.dims) return undefined;
+    if (hash !== undefined && this.#hashes[slot] !== hash) return undefined;
+    const offset = slot * this.dims;
+    let dot = 0;
+    let queryNorm = 0;
+    for (let i = 0; i < this.dims; i++) {
+      const q = query[i]!;
+      dot += q * this.#floats[offset + i]!;
+      queryNorm += q * q;
+    }
+    const norm = this.#norms[slot]!;
+    if (queryNorm === 0 || norm === 0) return 0;
+    return Math.max(-1, Math.min(1, dot / (Math.sqrt(queryNorm) * norm)));
   }
 
   remove(docId: number): void {
@@ -138,12 +187,16 @@ export class VectorIndex {
       this.#docIds[slot] = movedDoc;
       this.#namespaces[slot] = this.#namespaces[last]!;
       this.#factors[slot] = this.#factors[last]!;
+      this.#floats.copyWithin(slot * this.dims, last * this.dims, (last + 1) * this.dims);
+      this.#norms[slot] = this.#norms[last]!;
+      this.#hashes[slot] = this.#hashes[last]!;
       this.#slots.set(movedDoc, slot);
     }
   }
 
   clear(): void {
     this.#slots.clear();
+    this.#hashes = [];
     this.#size = 0;
     this.#namespaceSizes.fill(0);
   }

@@ -1,21 +1,25 @@
-import { cosineSimilarity, type NormalizedFilter } from "@memory/api";
+import type { NormalizedFilter } from "@memory/api";
 import { filterSql, hasNarrowFilter } from "../filter-sql.js";
-import { ENTRY_COLUMNS, type EntryRow } from "../row-mapping.js";
 import type { StatementCache } from "../statement-cache.js";
 import { fromBlob, toBlob } from "./vector-codec.js";
 import { VectorIndex } from "./vector-index.js";
 
-/** A vector-stage hit: the row (with its float32 BLOB) and its exact cosine. */
-export interface VectorCandidate {
-  row: EntryRow;
+/**
+ * Candidates taken from the int8 index per wanted result (and at least this many), rescored
+ * exactly in memory: int8 ranking errors stay well inside it (recall@10 vs exact search is 1.0
+ * in the benchmark at 10k-1M vectors).
+ */
+export const RESCORE_FACTOR = 3;
+export const MIN_RESCORE = 60;
+
+/** A vector-stage hit: the entry's doc id and its exact cosine. */
+export interface VectorHit {
+  docId: number;
   cosine: number;
 }
 
 /** Filtered sets up to this size are searched exactly from SQL instead of through the index. */
 const EXACT_SCAN_LIMIT = 2048;
-/** Approximate candidates rescored exactly per wanted result (int8 ranking errors stay below it). */
-const RESCORE_FACTOR = 5;
-const MIN_RESCORE = 100;
 
 /**
  * Float32 vectors in `memory_vectors` plus the in-memory int8 index over them. Writes from this
@@ -56,21 +60,20 @@ export class VectorStore {
     const index = this.#index!;
     const rows = this.#statements
       .get(
-        `SELECT v.doc_id, v.seq, v.embedding, m.namespace FROM memory_vectors v
+        `SELECT v.doc_id, v.seq, v.embedding, m.namespace, v.content_hash FROM memory_vectors v
          JOIN memories m ON m.doc_id = v.doc_id WHERE v.seq > ? ORDER BY v.seq`,
       )
       .raw()
-      .iterate(sinceSeq) as Iterable<[number, number, Buffer, string]>;
-    for (const [docId, seq, blob, namespace] of rows) {
-      index.upsert(docId, namespace, fromBlob(blob));
+      .iterate(sinceSeq) as Iterable<[number, number, Buffer, string, string]>;
+    for (const [docId, seq, blob, namespace, hash] of rows) {
+      index.upsert(docId, namespace, fromBlob(blob), hash);
       if (seq > this.#lastSeq) this.#lastSeq = seq;
     }
   }
 
   /** The index, loaded on first use and brought up to date with other connections' writes. */
   index(): VectorIndex {
-    const db = this.#statements.db;
-    const dataVersion = db.pragma("data_version", { simple: true }) as number;
+    const dataVersion = this.#statements.dataVersion();
     if (!this.#index) {
       this.#index = new VectorIndex(this.#dims);
       this.#lastSeq = 0;
@@ -101,7 +104,7 @@ export class VectorStore {
          ON CONFLICT (doc_id) DO UPDATE SET seq = excluded.seq, content_hash = excluded.content_hash, embedding = excluded.embedding`,
       )
       .run(docId, hash, toBlob(vector), docId, hash);
-    if (result.changes > 0) this.#index?.upsert(docId, namespace, vector);
+    if (result.changes > 0) this.#index?.upsert(docId, namespace, vector, hash);
     return result.changes > 0;
   }
 
@@ -116,45 +119,74 @@ export class VectorStore {
     this.#index?.clear();
   }
 
-  #rescore(query: Float32Array, rows: EntryRow[]): VectorCandidate[] {
-    return rows
-      .map((row) => ({ row, cosine: cosineSimilarity(query, fromBlob(row.embedding!)) }))
-      .sort((a, b) => b.cosine - a.cosine || (a.row.id < b.row.id ? -1 : 1));
+  /**
+   * Exact cosines, from the in-memory float32 copy, of the given entries (doc id + content
+   * hash); entries without a current vector are left out.
+   */
+  cosines(
+    query: Float32Array,
+    entries: readonly { docId: number; hash: string }[],
+    refresh = true,
+  ): VectorHit[] {
+    // Within one recall the vector stage has just refreshed the index: no second SQL read.
+    const index = refresh || !this.#index ? this.index() : this.#index;
+    const hits: VectorHit[] = [];
+    for (const { docId, hash } of entries) {
+      const cosine = index.cosine(docId, query, hash);
+      if (cosine !== undefined) hits.push({ docId, cosine });
+    }
+    return hits;
   }
 
   /**
-   * The `pool` best entries by exact cosine among those matching `filter`. Filters are applied
-   * before the limit: a small filtered set is scanned exactly; otherwise the index proposes
-   * candidates in growing rounds until enough of them pass the filter.
+   * The content hash the in-memory vector of `docId` was computed from, as loaded by the last
+   * `nearest()`/`cosines()` (no freshness check of its own: it is called once per hit).
    */
-  search(query: Float32Array, pool: number, filter: NormalizedFilter): VectorCandidate[] {
-    if (pool <= 0) return [];
-    const { where, params } = filterSql(filter);
-    const joined = `SELECT ${ENTRY_COLUMNS}, v.embedding FROM memories m
-      JOIN memory_vectors v ON v.doc_id = m.doc_id AND v.content_hash = m.content_hash`;
+  hashOf(docId: number): string | undefined {
+    return this.#index?.hashOf(docId);
+  }
+
+  /**
+   * Candidates for the vector stage, best first by exact cosine (ties by doc id), with the
+   * content hash each vector was computed from. A narrow filter (session, categories, time)
+   * is applied here when its entries are few (read from SQL: doc ids and hashes only) and the
+   * result is then complete; otherwise the int8 index proposes `count` entries of the namespace
+   * and the caller applies the rest of the filter, asking again with a larger count when too
+   * few pass (`exhausted` says when asking again cannot find more).
+   */
+  nearest(
+    query: Float32Array,
+    count: number,
+    filter: NormalizedFilter,
+  ): { hits: VectorHit[]; exhausted: boolean; filtered: boolean } {
+    const byCosine = (a: VectorHit, b: VectorHit) => b.cosine - a.cosine || a.docId - b.docId;
     if (hasNarrowFilter(filter)) {
+      const { where, params } = filterSql(filter);
       const rows = this.#statements
-        .get(`${joined} WHERE ${where} LIMIT ?`)
-        .all(...params, EXACT_SCAN_LIMIT + 1) as EntryRow[];
-      if (rows.length <= EXACT_SCAN_LIMIT) return this.#rescore(query, rows).slice(0, pool);
+        .get(`SELECT m.doc_id, m.content_hash FROM memories m WHERE ${where} LIMIT ?`)
+        .raw()
+        .all(...params, EXACT_SCAN_LIMIT + 1) as [number, string][];
+      if (rows.length <= EXACT_SCAN_LIMIT) {
+        const hits = this.cosines(
+          query,
+          rows.map(([docId, hash]) => ({ docId, hash })),
+        ).sort(byCosine);
+        return { hits, exhausted: true, filtered: true };
+      }
     }
     const index = this.index();
     const available =
       filter.namespace === undefined ? index.size : index.namespaceSize(filter.namespace);
-    // CROSS JOIN pins the plan: probe the candidates by primary key, never scan the namespace index.
-    const hydrate = this.#statements.get(
-      `SELECT ${ENTRY_COLUMNS}, v.embedding FROM json_each(?) AS candidate
-       CROSS JOIN memories m ON m.doc_id = candidate.value
-       JOIN memory_vectors v ON v.doc_id = m.doc_id AND v.content_hash = m.content_hash WHERE ${where}`,
-    );
-    let count = Math.max(pool * RESCORE_FACTOR, MIN_RESCORE);
-    for (;;) {
-      const docIds = index.search(query, count, filter.namespace);
-      const rows = hydrate.all(JSON.stringify(docIds), ...params) as EntryRow[];
-      if (rows.length >= pool || docIds.length < count || count >= available) {
-        return this.#rescore(query, rows).slice(0, pool);
-      }
-      count *= 4;
+    const docIds = index.search(query, count, filter.namespace);
+    const hits: VectorHit[] = [];
+    for (const docId of docIds) {
+      const cosine = index.cosine(docId, query, undefined);
+      if (cosine !== undefined) hits.push({ docId, cosine });
     }
+    return {
+      hits: hits.sort(byCosine),
+      exhausted: docIds.length < count || count >= available,
+      filtered: false,
+    };
   }
 }

@@ -1,8 +1,12 @@
+import { MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
-import { keys, useInstances } from "../fixture.js";
+import { caught, keys, useInstances } from "../fixture.js";
 
-/** markSuperseded keeps the old text for audit; storing the key again makes it live. */
+/**
+ * markSuperseded keeps the old text for audit; storing the key again makes it live; an entry
+ * cannot supersede itself.
+ */
 export function supersessionGroup(options: ConformanceOptions): void {
   describe(`${options.name}: supersession`, { timeout: options.timeoutMs ?? 60_000 }, () => {
     const instances = useInstances(options);
@@ -26,6 +30,31 @@ export function supersessionGroup(options: ConformanceOptions): void {
       expect((await memory.get("city-1"))!.supersededBy).toBeUndefined();
       expect(keys(await memory.recall("berlin", { mode: "bm25" }))).toEqual(["city-1"]);
       expect(await memory.count()).toBe(2);
+    });
+
+    it("refuses to supersede an entry by itself with INVALID_INPUT and leaves it unchanged", async () => {
+      const memory = await instances.create();
+      await memory.store({ key: "a", content: "lives in Berlin" });
+      await memory.store({ key: "a", content: "lives in Lisbon", namespace: "other" });
+      for (const namespace of [undefined, "other"]) {
+        const options = namespace === undefined ? {} : { namespace };
+        const before = await memory.get("a", options);
+        const error = await caught(() => memory.markSuperseded("a", "a", options));
+        expect(MemoryError.hasCode(error, "INVALID_INPUT"), String(error)).toBe(true);
+        expect((error as { code?: unknown }).code).toBe("INVALID_INPUT");
+        const after = await memory.get("a", options);
+        expect(after).toEqual(before);
+        expect(after!.supersededBy).toBeUndefined();
+        // Still live: recall finds it.
+        expect(keys(await memory.recall("lives", { ...options, mode: "bm25" }))).toEqual(["a"]);
+      }
+    });
+
+    it("refuses self-supersession even for a key that does not exist", async () => {
+      const memory = await instances.create();
+      const error = await caught(() => memory.markSuperseded("missing", "missing"));
+      expect(MemoryError.hasCode(error, "INVALID_INPUT"), String(error)).toBe(true);
+      expect(await memory.count()).toBe(0);
     });
 
     it("supersedes only inside the given namespace", async () => {

@@ -31,20 +31,33 @@ export function vectorRecallGroup(options: ConformanceOptions): void {
       expect(results[0]!.explain!.cosine).toBeGreaterThan(0.2);
     });
 
-    it("fuses keyword and vector ranks in hybrid mode and explains both", async (context) => {
+    it("combines keyword and vector relevance in hybrid mode and explains both", async (context) => {
       const probe = await instances.create(createTestEmbedder());
       if (!probe.capabilities.vectorSearch) return context.skip();
       const memory = await seeded();
       await memory.store({ key: "latte", content: "Prefers a latte in the afternoon" });
       await memory.flush();
       // Only "latte" matches the keyword; "coffee" (espresso) can only come from the vector stage.
-      const results = await memory.recall("latte", { mode: "hybrid", limit: 3 });
+      // minScore 0: this pins how the stages combine, not the threshold.
+      const results = await memory.recall("latte", { mode: "hybrid", limit: 3, minScore: 0 });
       expect(results[0]?.key).toBe("latte");
       const top = results[0]!.explain!;
       expect(top.source).toBe("hybrid");
       expect(top.keywordRank).toBe(0);
       expect(top.vectorRank).toBeDefined();
       expect(keys(results)).toContain("coffee");
+      // Default merge: the weighted mean of both parts (keyword_weight 0.7, vector_weight 0.3),
+      // never less than half the stronger part.
+      for (const result of results) {
+        const explain = result.explain!;
+        expect(explain.strategy, result.key).toBe("weighted");
+        const keyword = explain.keywordRelevance!;
+        const vector = explain.vectorRelevance!;
+        expect(explain.fused, result.key).toBeCloseTo(
+          Math.max(0.7 * keyword + 0.3 * vector, 0.5 * Math.max(keyword, vector)),
+          12,
+        );
+      }
     });
 
     it("returns embeddings with recall results only when asked", async (context) => {

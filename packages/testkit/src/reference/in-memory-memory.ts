@@ -1,31 +1,22 @@
 import {
   type BackfillOptions,
-  bm25Search,
   type Capabilities,
   type CountOptions,
   computeImportance,
-  cosineSimilarity,
   defaultConfig,
   type EmbeddingJobReport,
   type EmbeddingProvider,
   type ExportFilter,
-  type FusedCandidate,
-  finalizeRecall,
-  fuseRrf,
-  fuseWeighted,
+  entryMatchesFilter,
   type GetOptions,
   type HealthReport,
   type ImportEntry,
   type ImportOptions,
   type ImportReport,
+  InMemoryRecallStages,
   InvalidInputError,
-  indexTokens,
-  isMatchAllQuery,
   type KeyOptions,
-  keywordOnly,
-  keywordRelevance,
   type ListOptions,
-  likeFallbackKeywords,
   type Memory,
   MemoryClosedError,
   type MemoryEntry,
@@ -36,18 +27,16 @@ import {
   normalizeImportEntry,
   normalizeStoreInput,
   nowIso,
-  RecallCache,
-  type RecallExplain,
+  RecallEngine,
   type RecallOptions,
   type ReindexOptions,
-  type SearchMode,
+  retrievalSettingsFromConfig,
   type StoreInput,
   validateEmbedding,
   validateKey,
   validateLimit,
   validateNamespace,
   validateSessionId,
-  vectorOnly,
 } from "@memory/api";
 import { InMemoryStore, type StoredRow } from "./in-memory-store.js";
 
@@ -60,35 +49,10 @@ export interface InMemoryMemoryOptions {
   settings?: Partial<MemorySettings>;
 }
 
-type RetrievalSettings = Pick<
-  MemorySettings,
-  | "search_mode"
-  | "merge_strategy"
-  | "rrf_k"
-  | "vector_weight"
-  | "keyword_weight"
-  | "fts_early_return_score"
-  | "candidate_multiplier"
-  | "half_life_days"
->;
-
-// The same defaults as an empty memory.toml: the schema in @memory/api is their one source.
-const DEFAULTS: RetrievalSettings = defaultConfig().memory;
-
 function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
   const entry = { ...row.entry };
   if (withEmbedding && row.vector) entry.embedding = [...row.vector];
   return entry;
-}
-
-function matches(entry: MemoryEntry, filter: NormalizedFilter): boolean {
-  if (filter.namespace !== undefined && entry.namespace !== filter.namespace) return false;
-  if (filter.sessionId !== undefined && entry.sessionId !== filter.sessionId) return false;
-  if (filter.categories && !filter.categories.includes(entry.category)) return false;
-  if (filter.since !== undefined && entry.updatedAt < filter.since) return false;
-  if (filter.until !== undefined && entry.updatedAt >= filter.until) return false;
-  if (!filter.includeSuperseded && entry.supersededBy !== undefined) return false;
-  return true;
 }
 
 const byNewest = (a: StoredRow, b: StoredRow) =>
@@ -118,16 +82,31 @@ export class InMemoryMemory implements Memory {
   readonly capabilities: Capabilities;
   readonly #store: InMemoryStore;
   readonly #embedder: EmbeddingProvider | undefined;
-  readonly #settings: RetrievalSettings;
-  readonly #cache = new RecallCache<MemoryEntry[]>();
-  #cacheVersion = -1;
+  readonly #engine: RecallEngine;
   #closed = false;
 
   constructor(options: InMemoryMemoryOptions = {}) {
     this.#store = options.store ?? new InMemoryStore();
     this.#embedder =
       options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined;
-    this.#settings = { ...DEFAULTS, ...options.settings };
+    const store = this.#store;
+    const rows = () => store.rows.values();
+    this.#engine = new RecallEngine({
+      settings: retrievalSettingsFromConfig({ ...defaultConfig().memory, ...options.settings }),
+      embedder: this.#embedder,
+      stages: new InMemoryRecallStages({
+        rows: function* (namespace) {
+          for (const row of rows()) if (row.entry.namespace === namespace) yield row;
+        },
+        allRows: rows,
+        ...(this.#embedder ? { embedder: this.#embedder } : {}),
+        vectorAvailability: () => {
+          const reason = this.#vectorUnavailable();
+          return reason === undefined ? { usable: true } : { usable: false, reason };
+        },
+        changeToken: () => store.version,
+      }),
+    });
     this.capabilities = {
       keywordSearch: true,
       vectorSearch: this.#embedder !== undefined,
@@ -196,7 +175,7 @@ export class InMemoryMemory implements Memory {
     };
     if (normalized.sessionId !== undefined) entry.sessionId = normalized.sessionId;
     if (normalized.importance !== undefined) entry.importance = normalized.importance;
-    const row: StoredRow = { entry, tokens: indexTokens(`${entry.key} ${entry.content}`) };
+    const row: StoredRow = { entry };
     if (vector) {
       row.vector = [...vector];
       this.#recordFingerprint();
@@ -215,163 +194,12 @@ export class InMemoryMemory implements Memory {
   }
 
   #select(filter: NormalizedFilter): StoredRow[] {
-    return [...this.#store.rows.values()].filter((row) => matches(row.entry, filter));
+    return [...this.#store.rows.values()].filter((row) => entryMatchesFilter(row.entry, filter));
   }
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     this.#open();
-    if (typeof query !== "string")
-      throw new InvalidInputError(
-        'recall() needs a query string (use "" for the most recent entries).',
-      );
-    const filter = normalizeFilter(options);
-    const limit = validateLimit(options.limit, 5);
-    const mode: SearchMode = options.mode ?? this.#settings.search_mode;
-    if (!["hybrid", "bm25", "embedding"].includes(mode)) {
-      throw new InvalidInputError(
-        `mode ${JSON.stringify(mode)} is not valid: use hybrid, bm25 or embedding.`,
-      );
-    }
-    if (limit === 0) return [];
-    if (this.#cacheVersion !== this.#store.version) {
-      this.#cache.invalidate();
-      this.#cacheVersion = this.#store.version;
-    }
-    const cacheKey = RecallCache.key(query, {
-      ...filter,
-      limit,
-      mode,
-      minScore: options.minScore,
-      withEmbeddings: options.withEmbeddings,
-    });
-    const cached = !options.withEmbeddings ? this.#cache.get(cacheKey) : undefined;
-    if (cached) return cached.map((entry) => ({ ...entry }));
-    const results = await this.#recall(query, filter, limit, mode, options);
-    if (!options.withEmbeddings)
-      this.#cache.set(
-        cacheKey,
-        filter.namespace ?? "",
-        results.map((entry) => ({ ...entry })),
-      );
-    return results;
-  }
-
-  async #recall(
-    query: string,
-    filter: NormalizedFilter,
-    limit: number,
-    mode: SearchMode,
-    options: RecallOptions,
-  ): Promise<MemoryEntry[]> {
-    const rows = this.#select(filter);
-    const byId = new Map(rows.map((row) => [row.entry.id, row]));
-    const finish = (
-      candidates: FusedCandidate[],
-      extra: {
-        source: RecallExplain["source"];
-        strategy?: RecallExplain["strategy"];
-        earlyReturn?: boolean;
-        degraded?: string;
-      },
-    ) =>
-      finalizeRecall(
-        candidates.map((candidate) => {
-          const row = byId.get(candidate.id)!;
-          return { entry: copy(row, options.withEmbeddings), candidate };
-        }),
-        {
-          mode,
-          limit,
-          minScore: options.minScore,
-          includeSuperseded: filter.includeSuperseded,
-          halfLifeDays: this.#settings.half_life_days,
-          ...extra,
-        },
-      );
-    if (isMatchAllQuery(query)) {
-      return finish(
-        rows
-          .sort(byNewest)
-          .slice(0, limit)
-          .map((row) => ({ id: row.entry.id, fused: 1 })),
-        { source: "recent" },
-      );
-    }
-    const pool = limit * this.#settings.candidate_multiplier;
-    const keyword =
-      mode === "embedding"
-        ? []
-        : bm25Search(
-            rows.map((row) => ({ id: row.entry.id, tokens: row.tokens })),
-            query,
-          ).slice(0, pool);
-    const unavailable = mode === "bm25" ? undefined : this.#vectorUnavailable();
-    const decisive =
-      mode === "hybrid" &&
-      keyword.length > 0 &&
-      keywordRelevance(keyword[0]!.score) >= this.#settings.fts_early_return_score;
-    let vector: { id: string; cosine: number }[] = [];
-    if (mode !== "bm25" && !unavailable && !decisive) {
-      const [queryVector] = await this.#embed([query], "query");
-      if (queryVector) {
-        vector = rows
-          .filter((row) => row.vector)
-          .map((row) => ({ id: row.entry.id, cosine: cosineSimilarity(queryVector, row.vector!) }))
-          .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
-          .slice(0, pool);
-      }
-    }
-    let results: MemoryEntry[];
-    if (mode === "bm25" || unavailable || decisive) {
-      const keywordHits =
-        mode === "embedding"
-          ? bm25Search(
-              rows.map((row) => ({ id: row.entry.id, tokens: row.tokens })),
-              query,
-            ).slice(0, pool)
-          : keyword;
-      results = finish(keywordOnly(keywordHits), {
-        source: "keyword",
-        earlyReturn: decisive || undefined,
-        degraded: unavailable,
-      });
-    } else if (mode === "embedding") {
-      results = finish(vectorOnly(vector), { source: "vector" });
-    } else {
-      const strategy = this.#settings.merge_strategy;
-      const fused =
-        strategy === "weighted"
-          ? fuseWeighted(keyword, vector, {
-              vector: this.#settings.vector_weight,
-              keyword: this.#settings.keyword_weight,
-            })
-          : fuseRrf(keyword, vector, this.#settings.rrf_k);
-      results = finish(fused, { source: "hybrid", strategy });
-    }
-    if (results.length > 0 || mode === "bm25") return results;
-    return this.#likeFallback(query, rows, finish);
-  }
-
-  #likeFallback(
-    query: string,
-    rows: StoredRow[],
-    finish: (
-      candidates: FusedCandidate[],
-      extra: { source: RecallExplain["source"] },
-    ) => MemoryEntry[],
-  ): MemoryEntry[] {
-    const words = likeFallbackKeywords(query);
-    if (words.length === 0) return [];
-    const candidates = rows
-      .map((row) => {
-        const haystack = `${row.entry.key}\n${row.entry.content}`.toLowerCase();
-        const hits = words.filter((word) => haystack.includes(word)).length;
-        return { row, hits };
-      })
-      .filter(({ hits }) => hits > 0)
-      .sort((a, b) => b.hits - a.hits || byNewest(a.row, b.row))
-      .map(({ row, hits }) => ({ id: row.entry.id, fused: hits / words.length }));
-    return finish(candidates, { source: "like" });
+    return this.#engine.recall(query, options);
   }
 
   async list(options: ListOptions = {}): Promise<MemoryEntry[]> {
@@ -479,7 +307,6 @@ export class InMemoryMemory implements Memory {
         if (entry.supersededBy !== undefined) stored.supersededBy = entry.supersededBy;
         const row: StoredRow = {
           entry: stored,
-          tokens: indexTokens(`${stored.key} ${stored.content}`),
         };
         if (vector) {
           row.vector = [...vector];
@@ -525,13 +352,14 @@ export class InMemoryMemory implements Memory {
   async markSuperseded(oldKey: string, newKey: string, options: KeyOptions = {}): Promise<boolean> {
     this.#open();
     const namespace = validateNamespace(options.namespace);
-    const row = this.#store.rows.get(InMemoryStore.id(namespace, validateKey(oldKey)));
-    validateKey(newKey);
-    if (!row) return false;
-    if (oldKey === newKey)
+    const old = validateKey(oldKey);
+    // Invalid whatever the store holds: checked before looking the entry up.
+    if (old === validateKey(newKey))
       throw new InvalidInputError(
         "an entry cannot supersede itself: pass the key of the newer entry.",
       );
+    const row = this.#store.rows.get(InMemoryStore.id(namespace, old));
+    if (!row) return false;
     row.entry.supersededBy = newKey;
     this.#written();
     return true;
@@ -617,7 +445,7 @@ export class InMemoryMemory implements Memory {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#cache.invalidate();
+    this.#engine.invalidate();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

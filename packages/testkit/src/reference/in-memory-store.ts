@@ -5,8 +5,6 @@ export interface StoredRow {
   entry: MemoryEntry;
   /** The entry's embedding, kept apart so `get` does not return it unless asked. */
   vector?: number[];
-  /** Index-time tokens of key + content. */
-  tokens: string[];
 }
 
 /**

@@ -1,0 +1,94 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ConfigError } from "../errors.js";
+import type { EmbeddingProvider } from "../types/embedding-provider.js";
+import type { Memory } from "../types/memory.js";
+import type { MemoryConfig } from "./config-schema.js";
+
+/** What `createMemory` hands to a backend package's factory. */
+export interface BackendContext {
+  /** The resolved embedding provider; `undefined` means keyword-only. */
+  embedder?: EmbeddingProvider;
+}
+
+/**
+ * Which physical store a configuration opens, as the backend itself resolves it (its defaults,
+ * relative paths, environment fallbacks), so apps never re-derive a backend's paths.
+ */
+export interface StoreDescription {
+  /**
+   * Equal for two configurations that open the same store, different otherwise: compare these
+   * (e.g. `sqlite:/abs/real/path/brain.db`, `postgres://host:5432/db#schema`). Holds no secret.
+   */
+  identity: string;
+  /** Where the store is, for people: a file path, a URL without its password plus the schema. */
+  location: string;
+}
+
+/** The shape every backend package (`@memory/<backend>`) exports so it can be loaded by name. */
+export interface BackendModule {
+  createMemoryFromConfig(config: MemoryConfig, context: BackendContext): Memory | Promise<Memory>;
+  /**
+   * Optional: which store `config` would open, without opening it (no connection, no file
+   * created). Throws a `ConfigError` for a configuration `createMemoryFromConfig` would reject.
+   * Backends without it are not described (`describeConfiguredStore` gives `undefined`).
+   */
+  describeStore?(config: MemoryConfig): StoreDescription;
+}
+
+/** Loads a package by name (a dynamic `import()` from the caller's location). */
+export type ModuleLoader = (specifier: string) => Promise<unknown>;
+
+async function defaultLoadModule(specifier: string): Promise<unknown> {
+  try {
+    return await import(specifier);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    // With strict installs (pnpm), @memory/api cannot see its siblings; the app can.
+    const resolved = createRequire(join(process.cwd(), "package.json")).resolve(specifier);
+    return import(pathToFileURL(resolved).href);
+  }
+}
+
+/**
+ * Loads an optional `@memory/*` package. When the package itself is missing the error is a
+ * `ConfigError` naming it and what needs it (`purpose`); a missing dependency *of* the package
+ * is reported as is. The default loader imports from this package's location, then from the
+ * current working directory, so an app that depends on the package finds it.
+ */
+export async function loadPackage(
+  specifier: string,
+  purpose: string,
+  loadModule: ModuleLoader | undefined,
+): Promise<unknown> {
+  try {
+    return await (loadModule ?? defaultLoadModule)(specifier);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const missing = (error as Error).message ?? "";
+    if (
+      (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
+      missing.includes(`'${specifier}'`)
+    ) {
+      throw new ConfigError(
+        `${purpose} needs the package ${specifier}, which is not installed: run \`pnpm add ${specifier}\` (or npm install ${specifier}).`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Loads the configured backend package (`@memory/<backend>`); not for `backend = "none"`. */
+export async function loadBackend(
+  config: MemoryConfig,
+  loadModule: ModuleLoader | undefined,
+): Promise<{ specifier: string; backend: Partial<BackendModule> }> {
+  const name = config.memory.backend;
+  const specifier = `@memory/${name}`;
+  const backend = (await loadPackage(specifier, `backend = "${name}"`, loadModule)) as
+    | Partial<BackendModule>
+    | undefined;
+  return { specifier, backend: backend ?? {} };
+}

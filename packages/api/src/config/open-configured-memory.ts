@@ -1,0 +1,171 @@
+import { ConfigError } from "../errors.js";
+import { NoneMemory } from "../none-memory.js";
+import type { EmbeddingProvider } from "../types/embedding-provider.js";
+import type { Memory } from "../types/memory.js";
+import {
+  type BackendModule,
+  loadBackend,
+  loadPackage,
+  type ModuleLoader,
+  type StoreDescription,
+} from "./backend-module.js";
+import type { MemoryConfig } from "./config-schema.js";
+
+/**
+ * How much of the embedding stack the caller needs.
+ * - `none`: keyword-only. Neither `@memory/embeddings` nor a model is loaded, and the backend
+ *   gets no embedder (stored vectors are left as they are).
+ * - `configured`: the provider the configuration resolves to. Providers load their model or SDK
+ *   on their first `embed()` call, so opening stays cheap.
+ */
+export type EmbeddingSupport = "none" | "configured";
+
+/** What `resolveConfiguredProvider` found. */
+export interface ConfiguredProvider {
+  /** The provider to hand to the backend; `undefined` means keyword-only. */
+  provider: EmbeddingProvider | undefined;
+  /** One line for people (doctor, notes, logs): what was chosen and why. */
+  reason: string;
+}
+
+/** What `openConfiguredMemory` opened. */
+export interface ConfiguredMemory {
+  memory: Memory;
+  /** The provider the store was opened with; `undefined` means keyword-only. */
+  provider: EmbeddingProvider | undefined;
+  /** Why this provider (or none) was chosen. */
+  providerReason: string;
+}
+
+export interface OpenConfiguredMemoryOptions {
+  /** Default `configured`. */
+  embeddings?: EmbeddingSupport;
+  /**
+   * Use this provider instead of resolving one from the configuration (with `configured`; a
+   * provider with 0 dimensions still means keyword-only).
+   */
+  embedder?: EmbeddingProvider;
+  /** Loads `@memory/<backend>` and `@memory/embeddings`; see `CreateMemoryOptions.loadModule`. */
+  loadModule?: ModuleLoader;
+}
+
+/** The reason given when the configuration turns embeddings off. */
+export const EMBEDDINGS_DISABLED_REASON =
+  "noop: embeddings disabled by configuration (keyword-only recall)";
+
+/**
+ * True when the configuration turns embeddings off: `embedding_provider = "noop"` (or `none`).
+ * Such a configuration never loads `@memory/embeddings` and recall is keyword-only.
+ */
+export function embeddingsDisabled(settings: { embedding_provider?: string | undefined }): boolean {
+  const name = settings.embedding_provider?.trim().toLowerCase();
+  return name === "noop" || name === "none";
+}
+
+/** A provider with 0 dimensions (the `noop` provider) means keyword-only. */
+function usable(provider: EmbeddingProvider | undefined): EmbeddingProvider | undefined {
+  return provider !== undefined && provider.dimensions > 0 ? provider : undefined;
+}
+
+interface EmbeddingsModule {
+  resolveEmbeddingProvider(
+    settings: MemoryConfig["memory"],
+  ):
+    | { provider: EmbeddingProvider; reason?: string }
+    | Promise<{ provider: EmbeddingProvider; reason?: string }>;
+}
+
+/**
+ * Resolves the configured embedding provider without loading any model: nothing for
+ * `noop`/`none`, else `resolveEmbeddingProvider` from `@memory/embeddings` (imported only here,
+ * so `@memory/api` has no runtime dependency on it). A 0-dimension result means keyword-only.
+ * Rejects with a `ConfigError` when `@memory/embeddings` is needed but not installed, or the
+ * provider name is unknown.
+ */
+export async function resolveConfiguredProvider(
+  config: MemoryConfig,
+  options: { loadModule?: ModuleLoader } = {},
+): Promise<ConfiguredProvider> {
+  const settings = config.memory;
+  if (embeddingsDisabled(settings)) {
+    return { provider: undefined, reason: EMBEDDINGS_DISABLED_REASON };
+  }
+  const embeddings = (await loadPackage(
+    "@memory/embeddings",
+    `embedding_provider = "${settings.embedding_provider}"`,
+    options.loadModule,
+  )) as Partial<EmbeddingsModule> | undefined;
+  if (typeof embeddings?.resolveEmbeddingProvider !== "function") {
+    throw new ConfigError(
+      "@memory/embeddings does not export resolveEmbeddingProvider(); install a matching version of @memory/embeddings.",
+    );
+  }
+  const resolved = await embeddings.resolveEmbeddingProvider(settings);
+  const provider = usable(resolved.provider);
+  return {
+    provider,
+    reason:
+      resolved.reason ?? provider?.fingerprint ?? "no embedding provider (keyword-only recall)",
+  };
+}
+
+/**
+ * Opens the configured memory with the embedding support the caller needs, and says which
+ * provider it was opened with and why. The backend package (`@memory/<backend>`) is loaded with
+ * a dynamic import, so only the configured one needs to be installed; `backend = "none"` loads
+ * nothing. With `embeddings: "configured"` and no `embedder`, the provider comes from
+ * `resolveConfiguredProvider` (`noop`/`none` loads nothing, a 0-dimension provider means
+ * keyword-only).
+ */
+export async function openConfiguredMemory(
+  config: MemoryConfig,
+  options: OpenConfiguredMemoryOptions = {},
+): Promise<ConfiguredMemory> {
+  if (config.memory.backend === "none") {
+    return {
+      memory: new NoneMemory(),
+      provider: undefined,
+      providerReason: 'backend = "none": nothing is stored (no embeddings)',
+    };
+  }
+  let chosen: ConfiguredProvider;
+  if ((options.embeddings ?? "configured") === "none") {
+    chosen = { provider: undefined, reason: "keyword-only: embeddings not requested" };
+  } else if (options.embedder) {
+    const provider = usable(options.embedder);
+    chosen = {
+      provider,
+      reason: provider
+        ? `${provider.fingerprint} (given by the caller)`
+        : `${options.embedder.name} has 0 dimensions (keyword-only recall)`,
+    };
+  } else {
+    chosen = await resolveConfiguredProvider(config, options);
+  }
+  const { specifier, backend } = await loadBackend(config, options.loadModule);
+  if (typeof backend.createMemoryFromConfig !== "function") {
+    throw new ConfigError(
+      `${specifier} does not export createMemoryFromConfig(); install a matching version of ${specifier}.`,
+    );
+  }
+  const memory = await (backend as BackendModule).createMemoryFromConfig(
+    config,
+    chosen.provider ? { embedder: chosen.provider } : {},
+  );
+  return { memory, provider: chosen.provider, providerReason: chosen.reason };
+}
+
+/**
+ * Which store the configuration opens, as its backend describes it (`describeStore` of
+ * `@memory/<backend>`), without opening it. `undefined` for `backend = "none"` (no store) and
+ * for a backend package that does not describe its stores. Rejects with a `ConfigError` when the
+ * backend package is not installed or the configuration is invalid for it.
+ */
+export async function describeConfiguredStore(
+  config: MemoryConfig,
+  options: { loadModule?: ModuleLoader } = {},
+): Promise<StoreDescription | undefined> {
+  if (config.memory.backend === "none") return undefined;
+  const { backend } = await loadBackend(config, options.loadModule);
+  return typeof backend.describeStore === "function" ? backend.describeStore(config) : undefined;
+}

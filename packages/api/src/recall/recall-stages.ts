@@ -1,0 +1,83 @@
+import type { MemoryEntry } from "../types/memory-entry.js";
+import type { NormalizedFilter } from "../validation.js";
+import type { KeywordStatistics } from "./relevance.js";
+import type { QueryTerm } from "./text-analyzer.js";
+
+/** An entry as a search stage returns it: the entry and its index terms (space-joined). */
+export interface IndexedEntry {
+  entry: MemoryEntry;
+  /** `indexedTerms(key, content)`, as the backend stored it. */
+  terms: string;
+}
+
+export interface KeywordStageRequest {
+  /** Search terms (stop words already dropped), from `analyzeQuery` + `searchTerms`. */
+  terms: readonly QueryTerm[];
+  filter: NormalizedFilter & { namespace: string };
+  /** Entries wanted: the best by the backend's own full-text ranking, matching any term. */
+  pool: number;
+}
+
+export interface KeywordStageResult {
+  hits: IndexedEntry[];
+  /** Statistics of `filter.namespace` alone (never pooled over other namespaces). */
+  statistics: KeywordStatistics;
+}
+
+export interface VectorStageRequest {
+  vector: Float32Array;
+  filter: NormalizedFilter & { namespace: string };
+  pool: number;
+}
+
+/** A vector hit with its exact cosine similarity. */
+export interface VectorStageHit extends IndexedEntry {
+  cosine: number;
+}
+
+/** Whether the vector stage can run, and if not, why (shown in `explain.degraded`). */
+export interface VectorAvailability {
+  usable: boolean;
+  reason?: string;
+}
+
+/**
+ * What a backend supplies to the recall engine: storage access only. Ranking, scores, fusion,
+ * caching, fallbacks and `explain` belong to the engine, so they are the same everywhere.
+ * Every stage applies the whole filter before its limit.
+ */
+export interface RecallStages {
+  /** Most recent entries matching the filter, newest first (empty query, `*`). */
+  recent(filter: NormalizedFilter, limit: number): Promise<MemoryEntry[]>;
+  /** Entries whose index terms match any search term, plus the namespace's term statistics. */
+  keyword(request: KeywordStageRequest): Promise<KeywordStageResult>;
+  /** Whether vectors can be searched right now (provider present, fingerprint matches...). */
+  vectorAvailability(): VectorAvailability | Promise<VectorAvailability>;
+  /**
+   * The query's embedding (cached by the backend as it likes). Any error (provider down, wrong
+   * size, timeout) makes the engine answer from keywords with `explain.degraded`; only an abort
+   * of the caller's signal propagates.
+   */
+  embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** The `pool` entries nearest to the vector by exact cosine. */
+  vector(request: VectorStageRequest): Promise<VectorStageHit[]>;
+  /** Exact cosines of the given entries that have a current vector (absent ids have none). */
+  cosines(ids: readonly string[], vector: Float32Array): Promise<Map<string, number>>;
+  /**
+   * Both search stages at once, when the backend can do that cheaper than one after the other
+   * (PostgreSQL: two connections, or one round trip). Optional.
+   */
+  hybrid?(
+    keyword: KeywordStageRequest,
+    vector: VectorStageRequest,
+  ): Promise<{ keyword: KeywordStageResult; vector: VectorStageHit[] }>;
+  /** Entries containing any keyword in key or content (case-insensitive, `%`/`_` escaped). */
+  like(keywords: readonly string[], filter: NormalizedFilter, pool: number): Promise<MemoryEntry[]>;
+  /** Attaches stored embeddings to results (`withEmbeddings`). */
+  attachEmbeddings(results: MemoryEntry[]): Promise<MemoryEntry[]>;
+  /**
+   * A value that changes whenever the store may have changed (including through another
+   * process); results are cached while it stays equal. `undefined` turns the hot cache off.
+   */
+  changeToken?(): unknown;
+}

@@ -1,0 +1,106 @@
+import {
+  BM25_B,
+  BM25_K1,
+  type IndexedEntry,
+  inverseDocumentFrequency,
+  type KeywordStageRequest,
+  type KeywordStageResult,
+  type KeywordStatistics,
+  type QueryTerm,
+  selectingTerms,
+} from "@memory/api";
+import type { Database } from "../database.js";
+import { INDEXED_COLUMNS, type IndexedRow, rowToIndexed } from "../entry-row.js";
+import { filterConditions, type Tables, whereClause } from "../filter-sql.js";
+import { anyTermQuery, searchable, termQuery } from "../search-terms.js";
+import { Params } from "../sql.js";
+
+/**
+ * BM25 statistics of one namespace, in one statement: entries and total terms from
+ * `namespace_stats` (kept by triggers), and each term's document frequency counted within the
+ * namespace over the GIN index. Terms that cannot be lexemes count 0.
+ */
+export async function namespaceStatistics(
+  db: Database,
+  tables: Tables,
+  namespace: string,
+  terms: readonly QueryTerm[],
+): Promise<KeywordStatistics> {
+  const usable = terms.map(searchable);
+  const queries = terms.filter((_, index) => usable[index]).map(termQuery);
+  const result = await db.query<{ documents: string; terms: string; df: string[] | null }>(
+    "recall",
+    `SELECT coalesce(s.documents, 0) AS documents, coalesce(s.terms, 0) AS terms,
+       CASE WHEN coalesce(s.documents, 0) > 0 THEN ARRAY(
+         SELECT (SELECT count(*) FROM ${tables.memories} m
+                 WHERE m.namespace = n.namespace AND m.search @@ q.query)
+         FROM unnest($2::tsquery[]) WITH ORDINALITY AS q(query, i) ORDER BY q.i) END AS df
+     FROM (SELECT $1::text AS namespace) AS n
+     LEFT JOIN ${tables.namespaceStats} s ON s.namespace = n.namespace`,
+    [namespace, queries],
+  );
+  const row = result.rows[0]!;
+  const documents = Number(row.documents);
+  const counted = (row.df ?? []).map(Number);
+  let next = 0;
+  const documentFrequency = usable.map((ok) => (ok ? (counted[next++] ?? 0) : 0));
+  return {
+    documents,
+    averageLength: documents > 0 ? Number(row.terms) / documents : 0,
+    documentFrequency,
+  };
+}
+
+/**
+ * The best `pool` entries under the whole filter that hold a selecting term. They are ranked
+ * in SQL by BM25 as if every matched term occurred once (the namespace's IDF of each matched
+ * term, the entry's length against the namespace's mean), the engine's own formula without
+ * term frequencies, which a tsvector of lexemes does not hold; the engine then scores the pool
+ * exactly.
+ */
+export async function keywordHits(
+  db: Database,
+  tables: Tables,
+  request: KeywordStageRequest,
+  statistics: KeywordStatistics,
+): Promise<IndexedEntry[]> {
+  const selecting = selectingTerms(request.terms, statistics.documentFrequency);
+  if (selecting.length === 0 || request.pool <= 0) return [];
+  const params = new Params();
+  const weights: string[] = [];
+  request.terms.forEach((term, index) => {
+    const df = statistics.documentFrequency[index] ?? 0;
+    if (df === 0 || !searchable(term)) return;
+    const idf = inverseDocumentFrequency(statistics.documents, df);
+    weights.push(
+      `${params.add(idf)}::float8 * (m.search @@ ${params.add(termQuery(term))}::tsquery)::int`,
+    );
+  });
+  const average = statistics.averageLength > 0 ? statistics.averageLength : 1;
+  // tf = 1 in BM25: idf x (k1 + 1) / (1 + k1 x (1 - b + b x length / average)); the constant
+  // numerator factor does not change the order.
+  const base = params.add(1 + BM25_K1 * (1 - BM25_B));
+  const slope = params.add((BM25_K1 * BM25_B) / average);
+  const where = filterConditions(request.filter, params);
+  where.push(`m.search @@ ${params.add(anyTermQuery(selecting))}::tsquery`);
+  const result = await db.query<IndexedRow>(
+    "recall",
+    `SELECT ${INDEXED_COLUMNS} FROM ${tables.memories} m ${whereClause(where)}
+     ORDER BY (${weights.join(" + ")}) / (${base}::float8 + ${slope}::float8 * m.term_count) DESC,
+       m.updated_at DESC, m.id
+     LIMIT ${params.add(request.pool)}`,
+    params.values,
+  );
+  return result.rows.map(rowToIndexed);
+}
+
+/** The keyword stage: statistics first (their IDF ranks the selection), then the hits. */
+export async function keywordStage(
+  db: Database,
+  tables: Tables,
+  request: KeywordStageRequest,
+): Promise<KeywordStageResult> {
+  const statistics = await namespaceStatistics(db, tables, request.filter.namespace, request.terms);
+  const hits = await keywordHits(db, tables, request, statistics);
+  return { hits, statistics };
+}

@@ -1,0 +1,109 @@
+import type {
+  EmbeddingProvider,
+  KeywordStageRequest,
+  KeywordStageResult,
+  MemoryEntry,
+  NormalizedFilter,
+  RecallStages,
+  VectorAvailability,
+  VectorStageHit,
+  VectorStageRequest,
+} from "@memory/api";
+import type { Database } from "../database.js";
+import type { Tables } from "../filter-sql.js";
+import type { VectorState } from "../vector-store.js";
+import { likeEntries, recentEntries, withEmbeddings } from "./entry-lookups.js";
+import { keywordStage } from "./keyword-stage.js";
+import { QueryEmbeddings } from "./query-embeddings.js";
+import { cosines, vectorHits } from "./vector-stage.js";
+
+export interface PostgresStagesOptions {
+  db: Database;
+  tables: Tables;
+  embedder: EmbeddingProvider | undefined;
+  /** The vector state of the opened schema (the memory opens it before every recall). */
+  vectorState: () => VectorState | undefined;
+  /** Query embeddings kept (`recall_cache_size`); 0 keeps none. */
+  queryCacheSize: number;
+}
+
+/**
+ * PostgreSQL's storage access for `@memory/api`'s `RecallEngine`: the engine owns ranking,
+ * scores, fusion, fallbacks and `explain`. Each stage is one or two statements over the pool;
+ * the engine runs the keyword and the vector stage of a hybrid recall at once, so they go out
+ * on two connections together.
+ */
+export class PostgresRecallStages implements RecallStages {
+  readonly #options: PostgresStagesOptions;
+  readonly #queries: QueryEmbeddings | undefined;
+
+  constructor(options: PostgresStagesOptions) {
+    this.#options = options;
+    this.#queries = options.embedder
+      ? new QueryEmbeddings(options.embedder, options.queryCacheSize)
+      : undefined;
+  }
+
+  #state(): VectorState {
+    const state = this.#options.vectorState();
+    if (!state) throw new Error("PostgresRecallStages: the schema is not open yet");
+    return state;
+  }
+
+  recent(filter: NormalizedFilter, limit: number): Promise<MemoryEntry[]> {
+    return recentEntries(this.#options.db, this.#options.tables, filter, limit);
+  }
+
+  keyword(request: KeywordStageRequest): Promise<KeywordStageResult> {
+    return keywordStage(this.#options.db, this.#options.tables, request);
+  }
+
+  vectorAvailability(): VectorAvailability {
+    const state = this.#options.vectorState();
+    if (state?.status === "ok" && this.#queries) return { usable: true };
+    return {
+      usable: false,
+      reason: state?.reason ?? "the vector store is not open: recall is keyword-only",
+    };
+  }
+
+  embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
+    if (!this.#queries) return Promise.reject(new Error("no embedding provider is configured"));
+    return this.#queries.embed(query, this.#options.vectorState()?.dimensions, signal);
+  }
+
+  vector(request: VectorStageRequest): Promise<VectorStageHit[]> {
+    return vectorHits(this.#options.db, this.#options.tables, this.#state(), request);
+  }
+
+  cosines(ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
+    return cosines(this.#options.db, this.#options.tables, this.#state(), ids, vector);
+  }
+
+  like(
+    keywords: readonly string[],
+    filter: NormalizedFilter,
+    pool: number,
+  ): Promise<MemoryEntry[]> {
+    return likeEntries(this.#options.db, this.#options.tables, keywords, filter, pool);
+  }
+
+  attachEmbeddings(results: MemoryEntry[]): Promise<MemoryEntry[]> {
+    if (this.#options.vectorState()?.dimensions === undefined) return Promise.resolve(results);
+    return withEmbeddings(this.#options.db, this.#options.tables, results);
+  }
+
+  /**
+   * Always `undefined`: no hot cache of results. Replicas share the database, and another
+   * replica's write must be visible at once; checking whether a cached answer is still fresh
+   * would cost about as much as the recall itself.
+   */
+  changeToken(): unknown {
+    return undefined;
+  }
+
+  /** Drops the cached query embeddings (on close). */
+  clear(): void {
+    this.#queries?.clear();
+  }
+}
