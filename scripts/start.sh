@@ -1,31 +1,95 @@
 #!/usr/bin/env bash
 # `npm start`: serve memory on this machine, from a fresh clone of a fresh machine.
 #
+#   npm start -- [--port <port>] [--host <host>] [--config <file>]
+#
 #   1. install what is missing (pnpm, the workspace's dependencies: scripts/setup.sh)
-#   2. build the server and what it depends on (turbo, cached after the first run)
+#   2. build the server, the `memory` CLI and what they depend on (turbo, cached after the
+#      first run), so `pnpm memory ...` and `npm run link-cli` work next
 #   3. first run only: create ./.memory with the embedded default configuration
 #      (SQLite + the offline `local` embedder), unless ./memory.toml exists
 #   4. start the HTTP API + MCP server on 127.0.0.1:8787 in loopback dev mode (no token, which
 #      the server allows only on a loopback address and only because this script asks for it)
 #
-# Environment (all optional): MEMORY_CONFIG (a memory.toml to use instead), MEMORY_SERVER_HOST,
-# MEMORY_SERVER_PORT, MEMORY_SERVER_TOKEN (then a token is also accepted).
+# Arguments win over the environment: --port (MEMORY_SERVER_PORT, else [server].port, else
+# 8787), --host (MEMORY_SERVER_HOST, else 127.0.0.1), --config (MEMORY_CONFIG, else
+# ./memory.toml, else .memory/memory.toml). MEMORY_SERVER_TOKEN: a token is also accepted.
+# MEMORY_START_SKIP_SETUP=1 skips steps 1 and 2 (the tests use it; they build beforehand).
 set -euo pipefail
+# A relative --config is relative to where the user typed the command (npm sets INIT_CWD).
+caller=${INIT_CWD:-$PWD}
 cd "$(dirname "$0")/.."
+
+usage() {
+  cat <<'USAGE'
+Usage: npm start -- [--port <port>] [--host <host>] [--config <file>]
+
+  --port, -p <port>   port to listen on (default: MEMORY_SERVER_PORT, else [server].port, else 8787)
+  --host <host>       interface to listen on (default: MEMORY_SERVER_HOST, else 127.0.0.1);
+                      a host that is not loopback needs a token (MEMORY_SERVER_TOKEN)
+  --config, -c <file> memory.toml to use (default: MEMORY_CONFIG, else ./memory.toml,
+                      else .memory/memory.toml, written on first run)
+  --help, -h          this help
+
+The `--` matters: without it npm keeps --port for itself.
+USAGE
+}
+
+fail() {
+  printf 'npm start: %s\n' "$1" >&2
+  printf 'accepted: --port <port>, --host <host>, --config <file>, --help (npm start -- --port 8790)\n' >&2
+  exit 2
+}
+
+port=${MEMORY_SERVER_PORT:-}
+host=${MEMORY_SERVER_HOST:-127.0.0.1}
+config=${MEMORY_CONFIG:-}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port | -p | --host | --config | -c)
+      [ $# -ge 2 ] && [ -n "$2" ] || fail "$1 needs a value"
+      case "$1" in
+        --port | -p) port=$2 ;;
+        --host) host=$2 ;;
+        *) config=$2 ;;
+      esac
+      shift 2
+      ;;
+    --port=*) port=${1#--port=} && shift ;;
+    --host=*) host=${1#--host=} && shift ;;
+    --config=*) config=${1#--config=} && shift ;;
+    --help | -h) usage && exit 0 ;;
+    *)
+      # `npm start --port 8790` (no `--`): npm takes --port as its own setting, sets
+      # npm_config_port=true and passes only "8790" on.
+      if [ -n "${npm_config_port:-}${npm_config_host:-}${npm_config_config:-}" ] && [[ "$1" != -* ]]; then
+        fail "npm kept --port/--host/--config for itself and passed only \"$1\"; put -- before them: npm start -- --port 8790"
+      fi
+      fail "unknown argument \"$1\""
+      ;;
+  esac
+done
+if [ -n "$port" ] && ! [[ "$port" =~ ^[0-9]+$ && "$port" -le 65535 ]]; then
+  fail "--port must be an integer from 0 to 65535 (got \"$port\")"
+fi
+
 source scripts/env.sh
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
-step "install (scripts/setup.sh)"
-bash scripts/setup.sh
+if [ "${MEMORY_START_SKIP_SETUP:-}" != 1 ]; then
+  step "install (scripts/setup.sh)"
+  bash scripts/setup.sh
 
-step "build"
-pnpm exec turbo run build --filter=@memory/server... --output-logs=errors-only
+  step "build (server + CLI)"
+  pnpm exec turbo run build --filter=@memory/server... --filter=@memory/cli... --output-logs=errors-only
+fi
 
 step "configuration"
-if [ -n "${MEMORY_CONFIG:-}" ]; then
-  config=$MEMORY_CONFIG
-  echo "using MEMORY_CONFIG=$config" >&2
+if [ -n "$config" ]; then
+  case "$config" in /*) ;; *) config=$caller/$config ;; esac
+  [ -f "$config" ] || fail "the configuration file $config does not exist"
+  echo "using $config" >&2
 elif [ -f memory.toml ]; then
   config=memory.toml
   echo "using ./memory.toml" >&2
@@ -57,9 +121,9 @@ TOML
   fi
 fi
 
-host=${MEMORY_SERVER_HOST:-127.0.0.1}
-port=${MEMORY_SERVER_PORT:-8787}
-args=(--config "$config" --host "$host" --port "$port")
+args=(--config "$config" --host "$host")
+# No --port unless asked: the server then reads MEMORY_SERVER_PORT, else [server].port (8787).
+if [ -n "$port" ]; then args+=(--port "$port"); fi
 case "$host" in
   127.* | localhost | ::1 | "[::1]") args+=(--allow-unauthenticated-loopback) ;;
   *) echo "host $host is not loopback: a token is required (MEMORY_SERVER_TOKEN)" >&2 ;;

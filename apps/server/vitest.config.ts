@@ -12,7 +12,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    // Sized for a loaded 2-core CI machine (tests start child processes and real servers), not
+    // as performance bounds: nothing here asserts on time.
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

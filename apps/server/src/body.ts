@@ -45,6 +45,24 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   }
 }
 
+/**
+ * The same request with its body read, bounded by `limit` and checked as UTF-8, for handlers
+ * that parse the body themselves (the MCP transport would otherwise decode bad bytes to U+FFFD):
+ * invalid UTF-8 is INVALID_INPUT there too, as on every JSON route (docs/input-rules.md).
+ */
+export async function withUtf8Body(request: Request, limit: number): Promise<Request> {
+  const text = await readBodyText(request, limit);
+  const headers = new Headers(request.headers);
+  // The text is the same bytes unless a BOM was dropped; let the new body set its own length.
+  headers.delete("content-length");
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: text,
+    signal: request.signal,
+  });
+}
+
 /** Reads and parses a JSON body; malformed JSON is a 400 that quotes the parser's reason. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const text = await readBodyText(request, limit);

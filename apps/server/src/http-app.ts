@@ -2,7 +2,7 @@ import type { Memory } from "@memory/api";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { type Access, accessForToken, bearerToken, FULL_ACCESS, matchToken } from "./access.js";
-import { checkContentLength, readJsonBody } from "./body.js";
+import { readJsonBody, withUtf8Body } from "./body.js";
 import { HttpError, invalidInput, toErrorResponse } from "./http-error.js";
 import { routes as defaultRoutes } from "./http-routes.js";
 import { type Logger, stderrLogger } from "./logger.js";
@@ -187,7 +187,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
 
   if (mcpEnabled) {
     app.post("/mcp", async (c) => {
-      checkContentLength(c.req.raw, context.maxBodyBytes);
+      // Read first: bad bytes are INVALID_INPUT here as on /v1, not U+FFFD in a tool argument.
+      const request = await withUtf8Body(c.req.raw, context.maxBodyBytes);
       // Stateless: one MCP server per request, bound to this request's token scope. Nothing
       // lives between requests, so any replica can answer any request.
       const server = createMcpServer({
@@ -203,7 +204,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
       });
       try {
         await server.connect(transport);
-        return await transport.handleRequest(c.req.raw);
+        return await transport.handleRequest(request);
       } finally {
         // JSON response mode: the body is complete once handleRequest resolves.
         await transport.close().catch(() => {});

@@ -19,6 +19,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNSUPPORTED: 501,
   CONFLICT: 409,
   BACKEND_UNAVAILABLE: 503,
+  // 507 Insufficient Storage: the request was fine, the store cannot take it (full or read-only).
+  STORE_NOT_WRITABLE: 507,
   TIMEOUT: 504,
   EMBEDDING_FAILED: 502,
   CONFIG: 500,

@@ -33,6 +33,7 @@ import {
   MemoryEntrySchema,
   NamespaceParams,
   NamespaceQuery,
+  PurgeNamespaceRequestSchema,
   PurgeResponseSchema,
   PurgeSessionQuery,
   ReadyResponseSchema,
@@ -201,7 +202,7 @@ export const routes: RouteSpec[] = [
     operationId: "ready",
     summary: "Readiness: backend open, pending embeddings, embedding fingerprint",
     description:
-      "503 when the backend is unusable or the stored vectors were made by another embedding model (run `memory reindex`). Keyword-only operation (no embedder) is ready.",
+      "503 when the backend is unusable, cannot be written (full disk, read-only store: reads keep working) or the stored vectors were made by another embedding model (run `memory reindex`). Keyword-only operation (no embedder) is ready.",
     tag: "health",
     public: true,
     responses: {
@@ -213,7 +214,11 @@ export const routes: RouteSpec[] = [
       let report: Awaited<ReturnType<typeof context.memory.healthCheck>> | undefined;
       try {
         report = await context.memory.healthCheck();
-        if (!report.ok) reasons.push(`backend ${report.backend} is not usable`);
+        if (report.storage?.writable === false) {
+          reasons.push(
+            `the store cannot be written: ${report.storage.reason ?? "no reason given"}`,
+          );
+        } else if (!report.ok) reasons.push(`backend ${report.backend} is not usable`);
         const { providerFingerprint, storedFingerprint } = report.vector;
         if (providerFingerprint && storedFingerprint && providerFingerprint !== storedFingerprint) {
           reasons.push(
@@ -408,6 +413,22 @@ export const routes: RouteSpec[] = [
       return json({
         superseded: await context.memory.markSuperseded(body.oldKey, body.newKey, { namespace }),
       });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/namespaces/purge",
+    operationId: "purgeNamespaceByBody",
+    summary: "Delete every entry of a namespace named in the body (works for every namespace)",
+    tag: "purge",
+    body: PurgeNamespaceRequestSchema,
+    responses: {
+      200: { description: "How many were deleted.", schema: PurgeResponseSchema },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context }) => {
+      const namespace = resolveNamespace(access, body.namespace);
+      return json({ deleted: await context.memory.purgeNamespace(namespace) });
     },
   }),
   defineRoute({

@@ -90,6 +90,7 @@ async function main(): Promise<void> {
       `  MCP (HTTP):   ${server.url}/mcp`,
       `  MCP (stdio):  ${stdioCommand}`,
       `                e.g. in an MCP client config: ${JSON.stringify({ command: "node", args: stdioArgs })}`,
+      `  MCP clients:  memory${file ? ` --config ${file}` : ""} mcp --print-config claude-desktop   (or claude-code, cursor, generic; add --http for this server)`,
       "",
       `  try:  curl -s ${server.url}/v1/memories -H 'content-type: application/json' -d '{"key":"editor","content":"The user edits code in Neovim"}'`,
       `        curl -s ${server.url}/v1/recall -H 'content-type: application/json' -d '{"query":"which editor?"}'`,

@@ -1,4 +1,4 @@
-import type { Memory, MemoryEntry } from "@memory/api";
+import { MAX_KEY_LENGTH, MAX_NAMESPACE_LENGTH, type Memory, type MemoryEntry } from "@memory/api";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -15,9 +15,12 @@ export interface McpServerOptions {
   logger: Logger;
 }
 
+// Lengths come from the contract (docs/input-rules.md); the library checks the rest and answers
+// INVALID_INPUT, as it does for HTTP, the CLI and imports.
 const namespaceInput = z
   .string()
   .min(1)
+  .max(MAX_NAMESPACE_LENGTH)
   .optional()
   .describe(
     "Optional memory space to use. Leave it out unless you were told which namespace to use.",
@@ -97,7 +100,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         key: z
           .string()
           .min(1)
-          .max(512)
+          .max(MAX_KEY_LENGTH)
           .describe(
             'Stable identifier, e.g. "user_preferred_editor". Reusing a key updates that memory.',
           ),
@@ -190,7 +193,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       description:
         "Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key.",
       inputSchema: {
-        key: z.string().min(1).max(512).describe("The exact key."),
+        key: z.string().min(1).max(MAX_KEY_LENGTH).describe("The exact key."),
         namespace: namespaceInput,
       },
       outputSchema: { found: z.boolean(), entry: EntryOutput.optional() },
@@ -212,7 +215,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       description:
         "Permanently delete one memory by its exact key. Use it when the user asks you to forget something, or a memory is wrong and should not exist at all. To correct a memory, call memory_store with the same key instead.",
       inputSchema: {
-        key: z.string().min(1).max(512).describe("The exact key to delete."),
+        key: z.string().min(1).max(MAX_KEY_LENGTH).describe("The exact key to delete."),
         namespace: namespaceInput,
       },
       outputSchema: {

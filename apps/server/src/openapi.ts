@@ -134,6 +134,11 @@ export function buildOpenApiDocument(
             content: { "application/json": { schema: { type: "object" } } },
           },
           202: { description: "Notification accepted." },
+          400: {
+            description:
+              "The body is not valid UTF-8 (INVALID_INPUT), as on every /v1 route; it is refused before any tool runs.",
+            content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
+          },
           default: {
             description: "Auth, size and server errors.",
             content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
@@ -157,7 +162,7 @@ export function buildOpenApiDocument(
       title: "@memory server",
       version: options.version,
       description:
-        "Long-term memory for AI agents. Every error is `{ error: { code, message } }`; statuses: INVALID_INPUT 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, PAYLOAD_TOO_LARGE 413, CONFIG 500, INTERNAL 500, UNSUPPORTED 501, EMBEDDING_FAILED 502, BACKEND_UNAVAILABLE 503, SHUTTING_DOWN 503, TIMEOUT 504.",
+        "Long-term memory for AI agents. Every error is `{ error: { code, message } }`; statuses: INVALID_INPUT 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, PAYLOAD_TOO_LARGE 413, CONFIG 500, INTERNAL 500, UNSUPPORTED 501, EMBEDDING_FAILED 502, BACKEND_UNAVAILABLE 503, SHUTTING_DOWN 503, TIMEOUT 504, STORE_NOT_WRITABLE 507 (full disk or read-only store: reads keep working).",
     },
     security: [{ bearer: [] }],
     tags: [

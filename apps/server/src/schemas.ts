@@ -1,3 +1,4 @@
+import { MAX_NAMESPACE_LENGTH } from "@memory/api";
 import { z } from "zod";
 
 /**
@@ -16,8 +17,10 @@ function named<T extends z.ZodType>(id: string, schema: T): T {
 const namespace = z
   .string()
   .min(1)
-  .max(128)
-  .describe('Namespace; defaults to "default" (or the token\'s first namespace).');
+  .max(MAX_NAMESPACE_LENGTH)
+  .describe(
+    'Namespace: any text of 1-256 characters without control characters, compared exactly; defaults to "default" (or the token\'s first namespace).',
+  );
 const category = z
   .string()
   .min(1)
@@ -25,7 +28,11 @@ const category = z
   .describe(
     '"core" (long-term facts), "daily" (session logs), "conversation" (turns) or a custom name.',
   );
-const timestamp = z.string().describe("UTC ISO-8601 timestamp.");
+const timestamp = z
+  .string()
+  .describe(
+    "RFC 3339 with an upper-case T and an offset (2026-01-31T12:00:00Z, 2026-01-31T14:00:00+02:00) or a date alone (2026-01-31); returned as UTC YYYY-MM-DDTHH:mm:ss.sssZ.",
+  );
 const sessionId = z.string().min(1).max(256);
 
 export const RecallExplainSchema = named(
@@ -77,7 +84,7 @@ export const ErrorSchema = named(
       code: z
         .string()
         .describe(
-          "INVALID_INPUT, NOT_FOUND, UNSUPPORTED, CONFLICT, BACKEND_UNAVAILABLE, TIMEOUT, EMBEDDING_FAILED, CONFIG, UNAUTHORIZED, FORBIDDEN, PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED, SHUTTING_DOWN, INTERNAL",
+          "INVALID_INPUT, NOT_FOUND, UNSUPPORTED, CONFLICT, BACKEND_UNAVAILABLE, STORE_NOT_WRITABLE, TIMEOUT, EMBEDDING_FAILED, CONFIG, UNAUTHORIZED, FORBIDDEN, PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED, SHUTTING_DOWN, INTERNAL",
         ),
       message: z.string(),
     }),
@@ -96,7 +103,12 @@ const categoriesQuery = z
   .describe("Comma-separated categories, e.g. core,daily.");
 
 export const KeyParams = z.object({
-  key: z.string().min(1).describe("The entry's key (URL-encoded)."),
+  key: z
+    .string()
+    .min(1)
+    .describe(
+      'The entry\'s key (URL-encoded). Keys made of dot segments (".", "..", "./..") or holding "/" do not survive URL normalization: use POST /v1/memories/get and /v1/memories/forget for those.',
+    ),
 });
 export const NamespaceParams = z.object({ namespace: z.string().min(1) });
 export const SessionParams = z.object({ sessionId: z.string().min(1) });
@@ -112,6 +124,11 @@ export const GetByKeyRequestSchema = named(
       withEmbedding: z.boolean().optional(),
     })
     .strict(),
+);
+/** Body form of a namespace purge: any namespace, including ones a URL path cannot carry (".."). */
+export const PurgeNamespaceRequestSchema = named(
+  "PurgeNamespaceRequest",
+  z.object({ namespace: namespace.describe("The namespace, exactly as stored.") }).strict(),
 );
 /** Body form of forget, for the same keys. */
 export const ForgetByKeyRequestSchema = named(

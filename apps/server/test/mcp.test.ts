@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,12 +7,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { mainEntry, requireServerBuilt, requireSqliteBuilt } from "./backends.js";
 import { startTestServer, TOKEN_A, TOKEN_ALL } from "./helpers.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
-const mainEntry = path.join(root, "dist/main.mjs");
-const sqliteBuilt = existsSync(path.join(root, "node_modules/@memory/sqlite/dist/index.mjs"));
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -199,34 +198,34 @@ describe("MCP over streamable HTTP (/mcp)", () => {
 
 describe("MCP over stdio (child process)", () => {
   it("exposes the memory tools (in-memory backend)", async () => {
+    requireServerBuilt(); // the fixture imports dist/index.mjs
     const client = await connect(
       stdioTransport([path.join(here, "fixtures/mcp-stdio-in-memory.mjs")]),
     );
     await exerciseTools(client);
   });
 
-  it.skipIf(!sqliteBuilt)(
-    "runs `node dist/main.mjs --mcp` on a SQLite store and keeps data across restarts",
-    async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), "memory-mcp-"));
-      try {
-        const config = path.join(dir, "memory.toml");
-        writeFileSync(
-          config,
-          '[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "noop"\n',
-        );
-        const first = await connect(stdioTransport([mainEntry, "--mcp", "--config", config]));
-        await exerciseTools(first);
-        await first.close();
-        const second = await connect(stdioTransport([mainEntry, "--mcp", "--config", config]));
-        const got = await second.callTool({
-          name: "memory_get",
-          arguments: { key: "user_editor" },
-        });
-        expect(got.structuredContent).toMatchObject({ found: true });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  );
+  it("runs `node dist/main.mjs --mcp` on a SQLite store and keeps data across restarts", async () => {
+    requireServerBuilt();
+    requireSqliteBuilt();
+    const dir = mkdtempSync(path.join(tmpdir(), "memory-mcp-"));
+    try {
+      const config = path.join(dir, "memory.toml");
+      writeFileSync(
+        config,
+        '[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "noop"\n',
+      );
+      const first = await connect(stdioTransport([mainEntry, "--mcp", "--config", config]));
+      await exerciseTools(first);
+      await first.close();
+      const second = await connect(stdioTransport([mainEntry, "--mcp", "--config", config]));
+      const got = await second.callTool({
+        name: "memory_get",
+        arguments: { key: "user_editor" },
+      });
+      expect(got.structuredContent).toMatchObject({ found: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -2,16 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { FlushOptions, Memory } from "@memory/api";
 import { createInMemoryMemory } from "@memory/testkit";
 import { describe, expect, it } from "vitest";
 import { silentLogger, startServer } from "../src/index.js";
-import { sqliteBuilt } from "./backends.js";
+import { mainEntry, requireServerBuilt, requireSqliteBuilt } from "./backends.js";
 import { TOKEN_ALL } from "./helpers.js";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const mainEntry = path.join(root, "dist/main.mjs");
 
 /** The reference memory with a gate in front of recall and a record of flush calls. */
 function gatedMemory() {
@@ -59,6 +55,34 @@ function collect(stream: NodeJS.ReadableStream | null): { text: string } {
   return out;
 }
 
+/**
+ * Resolves once `out` (filled by `collect`) contains `marker`, rejects if the child exits first.
+ * Event-driven: no sleeps, so a slow start-up only makes the wait longer, never fails it.
+ */
+function waitForOutput(
+  child: ChildProcess,
+  stream: NodeJS.ReadableStream | null,
+  out: { text: string },
+  marker: string,
+  stderr: { text: string },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!out.text.includes(marker)) return;
+      stream?.off("data", check);
+      child.off("exit", onExit);
+      resolve();
+    };
+    const onExit = (code: number | null) => {
+      stream?.off("data", check);
+      reject(new Error(`main.mjs exited (${code}) before printing ${marker}: ${stderr.text}`));
+    };
+    stream?.on("data", check);
+    child.once("exit", onExit);
+    check();
+  });
+}
+
 describe("graceful shutdown", () => {
   it("stops accepting, finishes in-flight requests, then flushes deferred work", async () => {
     const { memory, inner, open, recallStarted, flushes } = gatedMemory();
@@ -68,7 +92,9 @@ describe("graceful shutdown", () => {
       env: {},
       logger: silentLogger,
       tokens: [{ token: TOKEN_ALL, namespaces: ["*"] }],
-      shutdownTimeoutMs: 5000,
+      // Generous: if it ran out before open() below (a busy machine), close() would cut the
+      // in-flight request. Nothing waits for it: close() returns as soon as the request is done.
+      shutdownTimeoutMs: 60_000,
     });
     const inFlight = fetch(`${handle.url}/v1/recall`, {
       method: "POST",
@@ -84,7 +110,7 @@ describe("graceful shutdown", () => {
     const response = await inFlight;
     expect(response.status).toBe(200);
     await closing;
-    expect(flushes).toEqual([{ timeoutMs: 5000 }]);
+    expect(flushes).toEqual([{ timeoutMs: 60_000 }]);
     // An injected memory belongs to the caller: still open.
     expect(await inner.count()).toBe(0);
     await inner.close();
@@ -129,13 +155,14 @@ describe("graceful shutdown", () => {
 
 describe("dist/main.mjs", () => {
   it("prints the URL, data location and MCP instructions, serves, and exits 0 on SIGTERM", async () => {
+    requireServerBuilt();
+    requireSqliteBuilt();
     const dir = mkdtempSync(path.join(tmpdir(), "memory-main-"));
     try {
       const config = path.join(dir, "memory.toml");
-      const backend = sqliteBuilt ? "sqlite" : "none";
       writeFileSync(
         config,
-        `[memory]\nbackend = "${backend}"\ndata_dir = "."\nembedding_provider = "noop"\n`,
+        `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "noop"\n`,
       );
       const child = spawn(
         process.execPath,
@@ -145,10 +172,7 @@ describe("dist/main.mjs", () => {
       const exited = waitForExit(child);
       const stdout = collect(child.stdout);
       const stderr = collect(child.stderr);
-      while (!stdout.text.includes("Ctrl-C")) {
-        if (child.exitCode !== null) throw new Error(`main.mjs exited: ${stderr.text}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitForOutput(child, child.stdout, stdout, "Ctrl-C", stderr);
       const url = /listening on (http:\/\/\S+)/.exec(stdout.text)?.[1];
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(stdout.text).toContain(`MCP (HTTP):   ${url}/mcp`);
@@ -170,6 +194,7 @@ describe("dist/main.mjs", () => {
   });
 
   it("refuses to start without a token and says what to set", async () => {
+    requireServerBuilt();
     const child = spawn(process.execPath, [mainEntry, "--port", "0"], {
       cwd: tmpdir(),
       env: { PATH: process.env.PATH ?? "", MEMORY_BACKEND: "none" },

@@ -7,6 +7,7 @@ export type MemoryErrorCode =
   | "NOT_FOUND"
   | "UNSUPPORTED"
   | "BACKEND_UNAVAILABLE"
+  | "STORE_NOT_WRITABLE"
   | "EMBEDDING_FAILED"
   | "TIMEOUT"
   | "CONFLICT"
@@ -82,6 +83,26 @@ export class BackendUnavailableError extends MemoryError {
   constructor(message: string, options?: MemoryErrorOptions) {
     super("BACKEND_UNAVAILABLE", message, options);
     this.name = "BackendUnavailableError";
+  }
+}
+
+/** Why a store refuses writes: its disk (or quota) is full, or it is read-only. */
+export type NotWritableReason = "full" | "read-only";
+
+/**
+ * The store cannot be written: the disk or the database's size limit is full, or the file,
+ * its directory, the file system or the database is read-only. Reads keep working; the write
+ * that failed left nothing behind. `details.reason` says which; the message says what to fix.
+ */
+export class StoreNotWritableError extends MemoryError {
+  readonly reason: NotWritableReason;
+  constructor(reason: NotWritableReason, message: string, options?: MemoryErrorOptions) {
+    super("STORE_NOT_WRITABLE", message, {
+      ...options,
+      details: { ...options?.details, reason },
+    });
+    this.name = "StoreNotWritableError";
+    this.reason = reason;
   }
 }
 

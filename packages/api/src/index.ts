@@ -65,6 +65,13 @@ export {
   resolveConfiguredProvider,
 } from "./config/open-configured-memory.js";
 export {
+  EmbeddingWorker,
+  type EmbeddingWorkerOptions,
+  type PendingBatch,
+  type PendingSource,
+  type Sleep,
+} from "./embedding-worker.js";
+export {
   BackendUnavailableError,
   ConfigError,
   ConflictError,
@@ -76,8 +83,11 @@ export {
   type MemoryErrorOptions,
   MemoryTimeoutError,
   NotFoundError,
+  type NotWritableReason,
+  StoreNotWritableError,
   UnsupportedOperationError,
 } from "./errors.js";
+export { importStoppedError } from "./import-stopped.js";
 export { NoneMemory } from "./none-memory.js";
 export {
   entryMatchesFilter,
@@ -177,7 +187,9 @@ export {
   CUSTOM_CATEGORY_PATTERN,
   isBuiltInCategory,
   MAX_CONTENT_LENGTH,
+  MAX_KEY_BYTES,
   MAX_KEY_LENGTH,
+  MAX_NAMESPACE_LENGTH,
   MAX_SESSION_ID_LENGTH,
   NAME_PATTERN,
   type NormalizedFilter,
@@ -195,5 +207,6 @@ export {
   validateKey,
   validateLimit,
   validateNamespace,
+  validateQuery,
   validateSessionId,
 } from "./validation.js";

@@ -7,18 +7,34 @@ import {
   type StoreInput,
 } from "./types/memory-entry.js";
 
+// The input policy (docs/input-rules.md) lives here, once, so every backend and every channel
+// (library, HTTP, MCP, CLI, import) refuses and normalizes exactly the same inputs.
+
 /** Largest accepted content, in UTF-16 code units (about 4 MiB of ASCII). */
 export const MAX_CONTENT_LENGTH = 4 * 1024 * 1024;
-/** Largest accepted key, in characters. */
-export const MAX_KEY_LENGTH = 512;
+/** Largest accepted key, in characters (UTF-16 code units). */
+export const MAX_KEY_LENGTH = 1024;
+/**
+ * Largest accepted key in UTF-8 bytes. PostgreSQL's unique btree index on (namespace, key)
+ * holds at most 2,704 bytes per row: a 256-character namespace is at most 768 bytes, which
+ * leaves room for 1,536. Every key of up to 512 characters fits, whatever its script.
+ */
+export const MAX_KEY_BYTES = 1536;
+/** Largest accepted namespace, in characters (UTF-16 code units). */
+export const MAX_NAMESPACE_LENGTH = 256;
 /** Largest accepted session id, in characters. */
 export const MAX_SESSION_ID_LENGTH = 256;
 /**
- * Custom categories and namespaces: letters, digits, `-`, `_`, at most 64 characters. Some
- * backends turn them into file names, so nothing else (no `/`, `.`, spaces) is allowed.
+ * Custom categories: letters, digits, `-`, `_`, at most 64 characters. Some backends turn them
+ * into file names, so nothing else (no `/`, `.`, spaces) is allowed.
  */
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const CUSTOM_CATEGORY_PATTERN = NAME_PATTERN;
+export const CUSTOM_CATEGORY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** @deprecated Categories only; namespaces are any text (see {@link validateNamespace}). */
+export const NAME_PATTERN = CUSTOM_CATEGORY_PATTERN;
+
+// C0 controls, DEL and C1 controls: refused in identifiers (keys, namespaces, session ids),
+// where they break one-line logs, snapshot headings and terminal output. Content keeps them.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 const BUILT_IN = new Set(["core", "daily", "conversation"]);
 
@@ -27,32 +43,91 @@ export function isBuiltInCategory(category: string): boolean {
   return BUILT_IN.has(category);
 }
 
+function describe(value: unknown): string {
+  return value === null ? "null" : typeof value;
+}
+
+/** A field given as JSON `null`: refused everywhere, so HTTP, MCP and import agree. */
+function nullField(field: string): InvalidInputError {
+  return new InvalidInputError(
+    `${field} is null; leave the field out to use its default, or give a value.`,
+  );
+}
+
+/**
+ * The checks every text input shares: a string, not blank, within `maxLength` UTF-16 code
+ * units, no NUL, no lone surrogate (it has no UTF-8 encoding, so no backend could store it
+ * byte-for-byte).
+ */
 function checkText(field: string, value: unknown, maxLength: number): string {
+  if (value === null) throw nullField(field);
   if (typeof value !== "string") {
-    throw new InvalidInputError(`${field} must be a string, got ${typeof value}.`);
+    throw new InvalidInputError(`${field} must be a string, got ${describe(value)}.`);
   }
   if (value.length === 0 || value.trim().length === 0) {
     throw new InvalidInputError(`${field} is empty: pass at least one non-space character.`);
   }
   if (value.length > maxLength) {
     throw new InvalidInputError(
-      `${field} is ${value.length} characters long; the limit is ${maxLength}. Split it into several entries.`,
+      `${field} is ${value.length} characters long; the limit is ${maxLength}. ${field === "content" ? "Split it into several entries." : "Use a shorter one."}`,
     );
   }
   if (value.includes("\u0000")) {
     throw new InvalidInputError(`${field} contains a NUL character (\\u0000); remove it.`);
   }
+  checkWellFormed(field, value);
+  return value;
+}
+
+function checkWellFormed(field: string, value: string): void {
   if (!value.isWellFormed()) {
     throw new InvalidInputError(
       `${field} contains a lone UTF-16 surrogate and cannot be stored as UTF-8; fix the text encoding (String.prototype.toWellFormed).`,
     );
   }
-  return value;
 }
 
-/** Validates a key; returns it unchanged. */
-export function validateKey(key: unknown): string {
-  return checkText("key", key, MAX_KEY_LENGTH);
+/** `checkText` plus: no control characters (identifiers only). */
+function checkIdentifier(field: string, value: unknown, maxLength: number): string {
+  const text = checkText(field, value, maxLength);
+  const control = CONTROL_CHARACTER.exec(text);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(4, "0");
+    throw new InvalidInputError(
+      `${field} contains the control character \\u${code} at position ${control.index}; remove it (tabs and line breaks are not allowed in a ${field} either).`,
+    );
+  }
+  return text;
+}
+
+/** UTF-8 length of a well-formed string (no `Buffer`: the contract runs outside Node too). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+/**
+ * Validates a key: 1 to 1,024 characters (and at most 1,536 UTF-8 bytes), not blank, no NUL,
+ * no lone surrogates. Returns it unchanged: keys are compared exactly.
+ */
+export function validateKey(key: unknown, field = "key"): string {
+  // Control characters other than NUL stay allowed in keys, as they always were: refusing them
+  // now would make stored entries unreachable by get and forget. The HTTP body forms carry them.
+  const text = checkText(field, key, MAX_KEY_LENGTH);
+  // Only long keys can exceed the byte limit (3 bytes per UTF-16 code unit at most).
+  if (text.length > MAX_KEY_BYTES / 3) {
+    const bytes = utf8Length(text);
+    if (bytes > MAX_KEY_BYTES) {
+      throw new InvalidInputError(
+        `${field} is ${bytes} bytes long in UTF-8; the limit is ${MAX_KEY_BYTES} bytes (1,024 ASCII characters, 512 of any script). Use a shorter one.`,
+      );
+    }
+  }
+  return text;
 }
 
 /** Validates content; returns it unchanged (content is stored byte-for-byte). */
@@ -62,7 +137,8 @@ export function validateContent(content: unknown): string {
 
 /** Validates a category name (built-in, or custom matching {@link CUSTOM_CATEGORY_PATTERN}). */
 export function validateCategory(category: unknown): Category {
-  if (typeof category !== "string" || !NAME_PATTERN.test(category)) {
+  if (category === null) throw nullField("category");
+  if (typeof category !== "string" || !CUSTOM_CATEGORY_PATTERN.test(category)) {
     throw new InvalidInputError(
       `category ${JSON.stringify(category)} is not valid: use core, daily, conversation, or a custom name of 1-64 letters, digits, "-" or "_".`,
     );
@@ -70,24 +146,44 @@ export function validateCategory(category: unknown): Category {
   return category;
 }
 
-/** Validates a namespace; `undefined` gives `"default"`. */
+/**
+ * Validates a namespace; `undefined` gives `"default"`. Any text of 1 to 256 characters that
+ * is not blank and has no control characters or lone surrogates (emails, `tenant:project`,
+ * non-ASCII names). Returned unchanged: namespaces are compared exactly, with no case folding,
+ * trimming or Unicode normalization (`"Ä"` and `"A\u0308"` are two namespaces).
+ */
 export function validateNamespace(namespace: unknown): string {
   if (namespace === undefined) return DEFAULT_NAMESPACE;
-  if (typeof namespace !== "string" || !NAME_PATTERN.test(namespace)) {
-    throw new InvalidInputError(
-      `namespace ${JSON.stringify(namespace)} is not valid: use 1-64 letters, digits, "-" or "_".`,
-    );
-  }
-  return namespace;
+  return checkIdentifier("namespace", namespace, MAX_NAMESPACE_LENGTH);
 }
 
-/** Validates a session id. */
+/**
+ * Validates a session id: 1 to 256 characters, no NUL, no lone surrogates. Like keys (and
+ * unlike namespaces) it may hold other control characters, as it always could.
+ */
 export function validateSessionId(sessionId: unknown): string {
   return checkText("sessionId", sessionId, MAX_SESSION_ID_LENGTH);
 }
 
+/**
+ * Validates a recall query: a string without lone surrogates or NUL (neither can match stored
+ * text). Empty and blank queries are valid (they mean "most recent entries").
+ */
+export function validateQuery(query: unknown): string {
+  if (query === null) throw nullField("query");
+  if (typeof query !== "string") {
+    throw new InvalidInputError(`query must be a string, got ${describe(query)}.`);
+  }
+  if (query.includes("\u0000")) {
+    throw new InvalidInputError("query contains a NUL character (\\u0000); remove it.");
+  }
+  checkWellFormed("query", query);
+  return query;
+}
+
 /** Validates an importance in 0..1. */
 export function validateImportance(importance: unknown): number {
+  if (importance === null) throw nullField("importance");
   if (typeof importance !== "number" || !Number.isFinite(importance)) {
     throw new InvalidInputError(`importance must be a number between 0 and 1, got ${importance}.`);
   }
@@ -102,6 +198,7 @@ export function validateImportance(importance: unknown): number {
  * vector unchanged.
  */
 export function validateEmbedding(embedding: unknown, dimensions?: number): number[] {
+  if (embedding === null) throw nullField("embedding");
   if (!Array.isArray(embedding) || embedding.length === 0) {
     throw new InvalidInputError("embedding must be a non-empty array of numbers.");
   }
@@ -116,6 +213,11 @@ export function validateEmbedding(embedding: unknown, dimensions?: number): numb
     }
   }
   return embedding;
+}
+
+/** `undefined` (left out) gives `undefined`; anything else, `null` included, is validated. */
+function optional<T>(value: unknown, validate: (value: unknown) => T): T | undefined {
+  return value === undefined ? undefined : validate(value);
 }
 
 /** A store input with every default applied and every field checked. */
@@ -137,11 +239,11 @@ export function normalizeStoreInput(input: StoreInput): NormalizedStoreInput {
   return {
     key: validateKey(input.key),
     content: validateContent(input.content),
-    category: validateCategory(input.category ?? "core"),
+    category: input.category === undefined ? "core" : validateCategory(input.category),
     namespace: validateNamespace(input.namespace),
-    sessionId: input.sessionId === undefined ? undefined : validateSessionId(input.sessionId),
-    importance: input.importance === undefined ? undefined : validateImportance(input.importance),
-    embedding: input.embedding === undefined ? undefined : validateEmbedding(input.embedding),
+    sessionId: optional(input.sessionId, validateSessionId),
+    importance: optional(input.importance, validateImportance),
+    embedding: optional(input.embedding, (value) => validateEmbedding(value)),
   };
 }
 
@@ -158,12 +260,10 @@ export function normalizeImportEntry(entry: ImportEntry): NormalizedImportEntry 
   const base = normalizeStoreInput(entry);
   return {
     ...base,
-    id: entry.id === undefined ? undefined : validateKey(entry.id),
-    createdAt:
-      entry.createdAt === undefined ? undefined : normalizeTimestamp(entry.createdAt, "createdAt"),
-    updatedAt:
-      entry.updatedAt === undefined ? undefined : normalizeTimestamp(entry.updatedAt, "updatedAt"),
-    supersededBy: entry.supersededBy === undefined ? undefined : validateKey(entry.supersededBy),
+    id: optional(entry.id, (value) => validateKey(value, "id")),
+    createdAt: optional(entry.createdAt, (value) => normalizeTimestamp(value, "createdAt")),
+    updatedAt: optional(entry.updatedAt, (value) => normalizeTimestamp(value, "updatedAt")),
+    supersededBy: optional(entry.supersededBy, (value) => validateKey(value, "supersededBy")),
   };
 }
 
@@ -172,17 +272,18 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
-// YYYY-MM-DD, optionally followed by [T ]HH:mm[:ss[.fraction]] and Z or a +-HH[:MM] offset.
-const ISO_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+// RFC 3339, upper-case only: a full-date, or a date-time with seconds and an offset.
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2}))?$/;
 const STORAGE_FORMAT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Milliseconds since the epoch of an ISO-8601 timestamp, or NaN when it is not one. */
-function parseIsoTimestamp(text: string): number {
-  const match = ISO_TIMESTAMP.exec(text);
+/** Milliseconds since the epoch of an accepted timestamp, or NaN when it is not one. */
+function parseTimestamp(text: string): number {
+  const match = TIMESTAMP.exec(text);
   if (!match) return Number.NaN;
-  const [, year, month, day, hour = "0", minute = "0", second = "0", fraction = "", zone] = match;
-  const numbers = [year, month, day, hour, minute, second].map(Number) as [
+  const [, year, month, day, hour = "0", minute = "0", second = "0", fraction = "", zone = "Z"] =
+    match;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [
     number,
     number,
     number,
@@ -190,9 +291,9 @@ function parseIsoTimestamp(text: string): number {
     number,
     number,
   ];
-  const [y, mo, d, h, mi, s] = numbers;
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
+  // The fraction is truncated to milliseconds, the storage precision.
   date.setUTCHours(h, mi, s, Number(fraction.padEnd(3, "0").slice(0, 3)));
   // Reject what Date would silently roll over (2026-02-30 -> March 2, 25:00 -> next day).
   if (
@@ -207,10 +308,9 @@ function parseIsoTimestamp(text: string): number {
     return Number.NaN;
   }
   let offsetMinutes = 0;
-  if (zone !== undefined && zone.toUpperCase() !== "Z") {
-    const digits = zone.slice(1).replace(":", "");
-    const offsetHours = Number(digits.slice(0, 2));
-    const offsetMins = Number(digits.slice(2) || "0");
+  if (zone !== "Z") {
+    const offsetHours = Number(zone.slice(1, 3));
+    const offsetMins = Number(zone.slice(4, 6));
     if (offsetHours > 23 || offsetMins > 59) return Number.NaN;
     offsetMinutes = (zone.startsWith("-") ? -1 : 1) * (offsetHours * 60 + offsetMins);
   }
@@ -218,24 +318,26 @@ function parseIsoTimestamp(text: string): number {
 }
 
 /**
- * Parses an ISO-8601 timestamp (`2026-01-31`, `2026-01-31T12:00:00Z`, `2026-01-31 12:00:00.5+02:00`...)
- * and returns it in the fixed storage format `YYYY-MM-DDTHH:mm:ss.sssZ`. A time without an
- * offset is UTC (never the local time zone of whichever machine runs the code). Anything else,
- * including what `Date` would guess at ("hello 2020", "1", "2026-02-30") and years outside
- * 0000-9999 (which would break "string order is time order"), is an `InvalidInputError` naming
- * `field`.
+ * Parses a timestamp in the one accepted form (docs/input-rules.md), RFC 3339 with upper-case
+ * `T` and `Z`: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, or a date alone
+ * (`YYYY-MM-DD`, midnight UTC). Returns the fixed storage format `YYYY-MM-DDTHH:mm:ss.sssZ`.
+ * Anything else (lower-case `t`/`z`, a space instead of `T`, `+0000`, `+02`, no offset,
+ * surrounding spaces, what `Date` would guess at, 2026-02-30) and times outside
+ * 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999Z (after conversion to UTC) are an
+ * `InvalidInputError` naming `field`.
  */
 export function normalizeTimestamp(value: unknown, field = "timestamp"): string {
-  const time = typeof value === "string" ? parseIsoTimestamp(value.trim()) : Number.NaN;
+  if (value === null) throw nullField(field);
+  const time = typeof value === "string" ? parseTimestamp(value) : Number.NaN;
   const iso = Number.isNaN(time) ? "" : new Date(time).toISOString();
-  if (!STORAGE_FORMAT.test(iso)) {
+  if (Number.isNaN(time)) {
     throw new InvalidInputError(
-      `${field} ${JSON.stringify(value)} is not a valid ISO-8601 time; use e.g. 2026-01-31T12:00:00Z.`,
+      `${field} ${JSON.stringify(value)} is not a valid time; use RFC 3339 with an upper-case T and an offset, e.g. 2026-01-31T12:00:00Z or 2026-01-31T14:00:00+02:00, or a date alone (2026-01-31).`,
     );
   }
-  // Year 0000 parses in JavaScript but no SQL backend stores it (PostgreSQL has no year 0):
-  // the accepted range is the same everywhere, 0001-01-01 to 9999-12-31.
-  if (iso.startsWith("0000-")) {
+  // Year 0000 parses in JavaScript but no SQL backend stores it (PostgreSQL has no year 0), and
+  // a five-digit year would break "string order is time order": the range is the same everywhere.
+  if (!STORAGE_FORMAT.test(iso) || iso.startsWith("0000-")) {
     throw new InvalidInputError(
       `${field} ${JSON.stringify(value)} is out of range; times go from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.`,
     );
@@ -254,6 +356,24 @@ export interface NormalizedFilter {
   includeSuperseded: boolean;
 }
 
+function validateCategories(categories: unknown): Category[] {
+  if (categories === null) throw nullField("categories");
+  if (!Array.isArray(categories)) {
+    throw new InvalidInputError(
+      `categories must be an array of category names, got ${describe(categories)}.`,
+    );
+  }
+  return categories.map(validateCategory);
+}
+
+function validateFlag(field: string, value: unknown): boolean {
+  if (value === null) throw nullField(field);
+  if (typeof value !== "boolean") {
+    throw new InvalidInputError(`${field} must be true or false, got ${describe(value)}.`);
+  }
+  return value;
+}
+
 /**
  * Validates and normalizes a filter. `since`/`until` that do not parse, or `since >= until`,
  * are an `InvalidInputError`. `allNamespacesByDefault` is true for `export`.
@@ -262,22 +382,25 @@ export function normalizeFilter(
   filter: EntryFilter = {},
   defaults: { allNamespacesByDefault?: boolean; includeSupersededByDefault?: boolean } = {},
 ): NormalizedFilter {
-  const since = filter.since === undefined ? undefined : normalizeTimestamp(filter.since, "since");
-  const until = filter.until === undefined ? undefined : normalizeTimestamp(filter.until, "until");
+  const since = optional(filter.since, (value) => normalizeTimestamp(value, "since"));
+  const until = optional(filter.until, (value) => normalizeTimestamp(value, "until"));
   if (since !== undefined && until !== undefined && since >= until) {
     throw new InvalidInputError(`since (${since}) must be earlier than until (${until}).`);
   }
-  const categories = filter.categories?.map(validateCategory);
+  const categories = optional(filter.categories, validateCategories);
+  const includeSuperseded = optional(filter.includeSuperseded, (value) =>
+    validateFlag("includeSuperseded", value),
+  );
   return {
     namespace:
       filter.namespace === undefined && defaults.allNamespacesByDefault
         ? undefined
         : validateNamespace(filter.namespace),
-    sessionId: filter.sessionId === undefined ? undefined : validateSessionId(filter.sessionId),
+    sessionId: optional(filter.sessionId, validateSessionId),
     categories: categories && categories.length > 0 ? categories : undefined,
     since,
     until,
-    includeSuperseded: filter.includeSuperseded ?? defaults.includeSupersededByDefault ?? false,
+    includeSuperseded: includeSuperseded ?? defaults.includeSupersededByDefault ?? false,
   };
 }
 

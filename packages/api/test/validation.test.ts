@@ -66,7 +66,7 @@ describe("normalizeStoreInput", () => {
     [
       "key over the limit",
       { key: "k".repeat(MAX_KEY_LENGTH + 1) },
-      /^key is 513 characters long; the limit is 512/,
+      /^key is 1025 characters long; the limit is 1024/,
     ],
     [
       "non-string content",
@@ -78,8 +78,8 @@ describe("normalizeStoreInput", () => {
     ["category of 65 characters", { category: "c".repeat(65) }, /^category "c{65}" is not valid/],
     ["category with a space", { category: "my notes" }, /^category/],
     ["empty category", { category: "" }, /^category "" is not valid/],
-    ["namespace with a dot", { namespace: "team.a" }, /^namespace "team\.a" is not valid/],
-    ["empty namespace", { namespace: "" }, /^namespace "" is not valid/],
+    ["namespace with a line break", { namespace: "team\na" }, /^namespace contains the control/],
+    ["empty namespace", { namespace: "" }, /^namespace is empty/],
     ["importance 1.5", { importance: 1.5 }, /^importance must be between 0 and 1, got 1\.5/],
     ["importance -0.1", { importance: -0.1 }, /^importance must be between 0 and 1/],
     [
@@ -164,17 +164,12 @@ describe("normalizeTimestamp", () => {
     expect(normalizeTimestamp("2026-01-31")).toBe("2026-01-31T00:00:00.000Z");
     expect(normalizeTimestamp("2026-01-31T12:00:00.5Z")).toBe("2026-01-31T12:00:00.500Z");
     expect(normalizeTimestamp("2026-01-31T12:00:00.123456Z")).toBe("2026-01-31T12:00:00.123Z");
-    expect(normalizeTimestamp("  2026-01-31 12:00  ")).toBe("2026-01-31T12:00:00.000Z");
   });
 
   it("converts offsets to UTC", () => {
     expect(normalizeTimestamp("2026-01-31T12:00:00+02:00")).toBe("2026-01-31T10:00:00.000Z");
-    expect(normalizeTimestamp("2026-01-01T00:30:00-0130")).toBe("2026-01-01T02:00:00.000Z");
-    expect(normalizeTimestamp("2026-01-01T01:00:00+05")).toBe("2025-12-31T20:00:00.000Z");
-  });
-
-  it("reads a time without an offset as UTC, not local time", () => {
-    expect(normalizeTimestamp("2026-07-01T08:15:00")).toBe("2026-07-01T08:15:00.000Z");
+    expect(normalizeTimestamp("2026-01-01T00:30:00-01:30")).toBe("2026-01-01T02:00:00.000Z");
+    expect(normalizeTimestamp("2026-01-01T01:00:00+05:00")).toBe("2025-12-31T20:00:00.000Z");
   });
 
   it("makes string order equal time order", () => {
@@ -217,7 +212,7 @@ describe("normalizeTimestamp", () => {
     "2026-01-31T12:00:00Zjunk",
   ])("rejects %j with an error naming the field", (value) => {
     expect(invalid(() => normalizeTimestamp(value, "since"))).toMatch(
-      /^since ".*" is not a valid ISO-8601 time/,
+      /^since ".*" is not a valid time; use RFC 3339/,
     );
   });
 
@@ -292,7 +287,7 @@ describe("normalizeFilter", () => {
     expect(invalid(() => normalizeFilter({ categories: ["core", "../x"] }))).toMatch(
       /^category "\.\.\/x"/,
     );
-    expect(invalid(() => normalizeFilter({ namespace: "a b" }))).toMatch(/^namespace/);
+    expect(invalid(() => normalizeFilter({ namespace: "a\tb" }))).toMatch(/^namespace/);
     expect(invalid(() => normalizeFilter({ sessionId: " " }))).toMatch(/^sessionId is empty/);
     expect(normalizeFilter({ categories: [] }).categories).toBeUndefined();
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGeminiChatModel } from "../src/gemini/index.js";
 import { createOpenAIChatModel } from "../src/openai/index.js";
 import { LoopbackServer } from "./support/loopback-server.js";
+import { recordingSleep } from "./support/recording-sleep.js";
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -31,13 +32,16 @@ function geminiReply(text: string) {
 }
 
 describe("OpenAI-compatible chat model", () => {
-  const chat = () =>
+  // No short timeoutMs here: a busy machine can take longer than that to answer. Only the
+  // test against a server that never answers sets one.
+  const chat = (extra: Parameters<typeof createOpenAIChatModel>[0] = {}) =>
     createOpenAIChatModel({
       preset: "custom",
       baseURL: `${server.url}/v1`,
       model: "small-chat",
       retryBaseDelayMs: 1,
-      timeoutMs: 500,
+      sleep: recordingSleep().sleep,
+      ...extra,
     });
 
   it("sends messages with JSON mode and returns the reply", async () => {
@@ -70,8 +74,13 @@ describe("OpenAI-compatible chat model", () => {
       if (index === 1) return { status: 500, json: {} };
       return completion("hello");
     });
-    expect(await chat().complete([{ role: "user", content: "hi" }])).toBe("hello");
+    const waits = recordingSleep();
+    expect(await chat({ sleep: waits.sleep }).complete([{ role: "user", content: "hi" }])).toBe(
+      "hello",
+    );
     expect(server.requests).toHaveLength(3);
+    expect(waits.delays).toHaveLength(2);
+    expect(waits.delays[0]).toBe(0);
   });
 
   it("fails with a CONFIG error on 401 and a TIMEOUT error when the server hangs", async () => {
@@ -80,9 +89,9 @@ describe("OpenAI-compatible chat model", () => {
       MemoryError.hasCode(error, "CONFIG"),
     );
     server.handle(() => "hang");
-    await expect(chat().complete([{ role: "user", content: "hi" }])).rejects.toSatisfy((error) =>
-      MemoryError.hasCode(error, "TIMEOUT"),
-    );
+    await expect(
+      chat({ timeoutMs: 200 }).complete([{ role: "user", content: "hi" }]),
+    ).rejects.toSatisfy((error) => MemoryError.hasCode(error, "TIMEOUT"));
   });
 
   it("rejects a JSON-mode reply that is not JSON", async () => {
@@ -99,7 +108,7 @@ describe("Gemini chat model", () => {
       apiKey: "k",
       baseURL: server.url,
       retryBaseDelayMs: 1,
-      timeoutMs: 500,
+      sleep: recordingSleep().sleep,
     });
 
   it("maps system text to systemInstruction, assistant to model, and JSON mode to a MIME type", async () => {

@@ -2,6 +2,7 @@ import { MemoryError } from "@memory/api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createGeminiEmbeddings } from "../src/gemini/index.js";
 import { fakeVector, LoopbackServer, type RecordedRequest } from "./support/loopback-server.js";
+import { recordingSleep } from "./support/recording-sleep.js";
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -113,10 +114,13 @@ describe("gemini embedding provider", () => {
       if (index === 1) return { status: 500, json: {} };
       return batchReply(768)(request);
     });
-    const started = Date.now();
-    expect(await provider().embed(["x"])).toHaveLength(1);
+    const waits = recordingSleep();
+    expect(await provider({ sleep: waits.sleep }).embed(["x"])).toHaveLength(1);
     expect(server.requests).toHaveLength(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // The header's second, then backoff from retryBaseDelayMs (1 ms, doubled, with jitter).
+    expect(waits.delays).toHaveLength(2);
+    expect(waits.delays[0]).toBe(1000);
+    expect(waits.delays[1]).toBeLessThanOrEqual(2);
   });
 
   it("times out with MemoryTimeoutError", async () => {

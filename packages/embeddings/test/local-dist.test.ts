@@ -1,25 +1,38 @@
 /**
  * The built package: dist/local.mjs must find dist/use-lite-worker.mjs next to itself and run it
- * with plain Node (no tsx). Skipped until `npx tsdown` has produced dist/.
+ * with plain Node (no tsx). Fails, saying what to build, when dist/ is missing: a silent skip
+ * would let CI pass without ever testing what users install.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Worker } from "node:worker_threads";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as LocalModule from "../src/local/index.js";
 
 const run = promisify(execFile);
 const distLocal = new URL("../dist/local.mjs", import.meta.url);
 const distWorker = new URL("../dist/use-lite-worker.mjs", import.meta.url);
-const built = existsSync(fileURLToPath(distLocal)) && existsSync(fileURLToPath(distWorker));
+
+function requireBuilt(): void {
+  const missing = [distLocal, distWorker]
+    .map((url) => fileURLToPath(url))
+    .filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(
+      `${missing.join(" and ")} missing: build @memory/embeddings first (\`pnpm exec turbo run build --filter @memory/embeddings\`, or \`npx tsdown\` in packages/embeddings).`,
+    );
+  }
+}
 
 function dot(a: number[], b: number[]): number {
   return a.reduce((sum, value, index) => sum + value * (b[index] as number), 0);
 }
 
-describe.skipIf(!built)("local provider from the built package (dist/)", () => {
+describe("local provider from the built package (dist/)", () => {
+  beforeAll(requireBuilt);
+
   it("embeds in dist/use-lite-worker.mjs without blocking the caller", async () => {
     const local = (await import(distLocal.href)) as typeof LocalModule;
     const provider = local.createLocalEmbeddings();
@@ -46,7 +59,7 @@ describe.skipIf(!built)("local provider from the built package (dist/)", () => {
     } finally {
       await provider.close();
     }
-  }, 60_000);
+  }, 120_000); // starts a worker and loads the model: sized for a busy 2-core machine
 
   it("runs under plain node and lets the process exit while the worker is idle", async () => {
     const script = `
@@ -56,8 +69,9 @@ describe.skipIf(!built)("local provider from the built package (dist/)", () => {
       console.log(vector.length);
     `;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], {
-      timeout: 45_000,
+      // Kills a hung child before the test's own timeout; a loaded machine needs far less.
+      timeout: 100_000,
     });
     expect(stdout.trim()).toBe("512");
-  }, 60_000);
+  }, 120_000);
 });

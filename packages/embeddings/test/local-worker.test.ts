@@ -184,10 +184,11 @@ describe("local provider worker thread", () => {
     const { stdout } = await run(
       process.execPath,
       ["--import", tsx, "--input-type=module", "-e", script],
-      { timeout: 45_000 },
+      // Kills a hung child before the test's own timeout; a loaded machine needs far less.
+      { timeout: 100_000 },
     );
     expect(stdout.trim()).toBe("512");
-  }, 60_000);
+  }, 120_000); // a child process that loads tsx and the model: sized for a busy 2-core machine
 
   it("passes the parent's Node flags to the worker, except eval-only --input-type", () => {
     expect(

@@ -7,6 +7,7 @@ import {
   type RecordedRequest,
   toBase64Floats,
 } from "./support/loopback-server.js";
+import { recordingSleep } from "./support/recording-sleep.js";
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -133,61 +134,78 @@ describe("openai embedding provider", () => {
           }
         : embeddingsReply(request),
     );
-    const started = Date.now();
-    const vectors = await provider().embed(["x"]);
+    const waits = recordingSleep();
+    const vectors = await provider({ sleep: waits.sleep }).embed(["x"]);
     expect(vectors).toHaveLength(1);
     expect(server.requests).toHaveLength(2);
-    // retryBaseDelayMs is 1 ms, so only the header can explain a wait of about a second.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // retryBaseDelayMs is 1 ms, so only the header can explain a wait of one second.
+    expect(waits.delays).toEqual([1000]);
   });
 
   it("retries a 500 and then succeeds", async () => {
     server.handle((request, index) =>
       index === 0 ? { status: 500, json: { error: "boom" } } : embeddingsReply(request),
     );
-    expect(await provider().embed(["x"])).toHaveLength(1);
+    const waits = recordingSleep();
+    expect(await provider({ sleep: waits.sleep }).embed(["x"])).toHaveLength(1);
     expect(server.requests).toHaveLength(2);
+    // Backoff without Retry-After: jitter between half and all of retryBaseDelayMs (1 ms).
+    expect(waits.delays).toEqual([1]);
   });
 
   it("gives up after maxRetries on a persistent 503", async () => {
     server.handle(() => ({ status: 503, json: { error: "down" } }));
-    const error = await provider({ maxRetries: 2 })
+    const waits = recordingSleep();
+    const error = await provider({ maxRetries: 2, sleep: waits.sleep })
       .embed(["x"])
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EmbeddingError);
     expect((error as Error).message).toContain("HTTP 503");
     expect(server.requests).toHaveLength(3);
+    expect(waits.delays).toHaveLength(2);
   });
 
   it("times out a request that never answers with a MemoryTimeoutError naming timeoutMs", async () => {
+    // The server never answers, so the outcome cannot depend on how fast this machine is.
     server.handle(() => "hang");
-    const started = Date.now();
     const error = await provider({ timeoutMs: 200 })
       .embed(["x"])
       .catch((caught: unknown) => caught);
     expect(MemoryError.hasCode(error, "TIMEOUT")).toBe(true);
     expect((error as Error).message).toContain("timeoutMs");
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect((error as Error).message).toContain("within 200 ms");
   });
 
   it("stops when the caller aborts, with the caller's reason", async () => {
-    server.handle(() => "hang");
+    let markReceived!: () => void;
+    const received = new Promise<void>((resolve) => {
+      markReceived = resolve;
+    });
+    server.handle(() => {
+      markReceived();
+      return "hang";
+    });
     const controller = new AbortController();
     const pending = provider().embed(["x"], { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("user cancelled")), 50);
+    // Abort once the request is in flight (an event, not a guess at how long that takes).
+    await received;
+    controller.abort(new Error("user cancelled"));
     await expect(pending).rejects.toThrow("user cancelled");
   });
 
   it("cancels a pending Retry-After wait when the caller aborts", async () => {
     server.handle(() => ({ status: 429, headers: { "retry-after": "30" }, json: {} }));
     const controller = new AbortController();
-    const started = Date.now();
-    const pending = provider({ retryMaxDelayMs: 60_000 }).embed(["x"], {
+    // The library's real timer: if aborting did not cancel the 30 s wait, the call would go on
+    // to a second request (and outlive the test), so no clock needs to be read here.
+    const waits = recordingSleep({ real: true });
+    const pending = provider({ retryMaxDelayMs: 60_000, sleep: waits.sleep }).embed(["x"], {
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(new Error("shutting down")), 100);
+    await waits.started;
+    controller.abort(new Error("shutting down"));
     await expect(pending).rejects.toThrow("shutting down");
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(waits.delays).toEqual([30_000]);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -195,10 +213,12 @@ describe("openai embedding provider", () => {
     const closed = await LoopbackServer.start();
     const url = closed.url;
     await closed.close();
-    const error = await provider({ baseURL: `${url}/v1`, maxRetries: 1 })
+    const waits = recordingSleep();
+    const error = await provider({ baseURL: `${url}/v1`, maxRetries: 1, sleep: waits.sleep })
       .embed(["x"])
       .catch((caught: unknown) => caught);
     expect(MemoryError.hasCode(error, "EMBEDDING_FAILED")).toBe(true);
+    expect(waits.delays).toHaveLength(1);
     expect((error as Error).message).toContain(`Could not reach OpenAI at ${url}/v1/embeddings`);
   });
 

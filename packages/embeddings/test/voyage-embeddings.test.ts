@@ -2,6 +2,7 @@ import { MemoryError } from "@memory/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVoyageEmbeddings } from "../src/voyage/index.js";
 import { fakeVector, LoopbackServer, type RecordedRequest } from "./support/loopback-server.js";
+import { recordingSleep } from "./support/recording-sleep.js";
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -95,10 +96,13 @@ describe("voyage embedding provider", () => {
       if (index === 1) return { status: 502, raw: "bad gateway" };
       return embedReply(request);
     });
-    const started = Date.now();
-    expect(await provider().embed(["x"])).toHaveLength(1);
+    const waits = recordingSleep();
+    expect(await provider({ sleep: waits.sleep }).embed(["x"])).toHaveLength(1);
     expect(server.requests).toHaveLength(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // The header's second, then backoff from retryBaseDelayMs (1 ms, doubled, with jitter).
+    expect(waits.delays).toHaveLength(2);
+    expect(waits.delays[0]).toBe(1000);
+    expect(waits.delays[1]).toBeLessThanOrEqual(2);
   });
 
   it("times out, and reports malformed JSON and wrong dimensions", async () => {

@@ -123,11 +123,10 @@ export class LucidMemory implements Memory {
     limit: number,
   ): Promise<MemoryEntry[]> {
     const namespace = options.namespace ?? DEFAULT_NAMESPACE;
-    // An argument cannot hold NUL (the operating system would cut it there): it becomes a space.
-    const sent = query.replaceAll("\u0000", " ");
+    // No NUL can reach an argument: the local recall, which runs first, refuses such a query.
     const args = [
       ...this.#options.args,
-      ...fillTemplate(this.#options.contextArgs, { query: sent, namespace, limit: String(limit) }),
+      ...fillTemplate(this.#options.contextArgs, { query, namespace, limit: String(limit) }),
     ];
     this.#externalRecalls++;
     let output: string;

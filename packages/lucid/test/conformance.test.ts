@@ -29,6 +29,9 @@ const variants: [string, LucidMemoryOptions][] = [
           "- [decision] Zorblat quuxification stays frobnicated\n- [bug] Wibblewobble flange regression",
       }),
       closeTimeoutMs: 5000,
+      // Bounds a busy machine cannot race: every recall with few local hits really runs the tool.
+      recallTimeoutMs: 60_000,
+      storeTimeoutMs: 60_000,
     },
   ],
 ];

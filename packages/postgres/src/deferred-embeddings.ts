@@ -1,4 +1,20 @@
-import { MemoryTimeoutError } from "@memory/api";
+import type { EmbeddingWorkerOptions, PendingBatch } from "@memory/api";
+
+/**
+ * Deferred embeddings on PostgreSQL run on the shared `EmbeddingWorker` of `@memory/api`; this
+ * file holds what is PostgreSQL's own: the batch shape and the worker options.
+ *
+ * Several processes may drain one schema at once: there is no claim or lock, so two of them can
+ * embed the same row. That is harmless by design: the vector is written with
+ * `ON CONFLICT (memory_id) DO UPDATE`, joined on the row's current content hash, so a second
+ * write replaces the vector of that content with an equal one and a stale vector is never written.
+ */
+
+/** The worker's timing (tests inject `sleep`) plus the rows read and embedded per batch. */
+export interface PostgresWorkerOptions extends EmbeddingWorkerOptions {
+  /** Entries per provider call (and per read of pending rows). Default 64. */
+  batchSize?: number;
+}
 
 /** One entry waiting for its embedding; `hash` guards against content changed meanwhile. */
 export interface EmbeddingJob {
@@ -7,63 +23,7 @@ export interface EmbeddingJob {
   hash: string;
 }
 
-/**
- * Background embedding for `defer_embedding`: `store` commits the row (searchable by keyword at
- * once) and queues it here. Jobs run in batches, one batch at a time. A failed batch is left
- * for `backfillEmbeddings` (the rows count as pending in `healthCheck`), never retried in a loop.
- */
-export class DeferredEmbeddings {
-  readonly #queue: EmbeddingJob[] = [];
-  readonly #process: (jobs: EmbeddingJob[]) => Promise<void>;
-  readonly #batchSize: number;
-  #running: Promise<void> | undefined;
-
-  constructor(process: (jobs: EmbeddingJob[]) => Promise<void>, batchSize = 32) {
-    this.#process = process;
-    this.#batchSize = batchSize;
-  }
-
-  get pending(): number {
-    return this.#queue.length;
-  }
-
-  enqueue(job: EmbeddingJob): void {
-    this.#queue.push(job);
-    this.#running ??= this.#run().finally(() => {
-      this.#running = undefined;
-    });
-  }
-
-  async #run(): Promise<void> {
-    // Yield once so a burst of stores ends up in one batch.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#batchSize);
-      await this.#process(batch).catch(() => {
-        // Left without a vector: counted as pending, embedded by backfillEmbeddings().
-      });
-    }
-  }
-
-  /** Resolves when the queue is empty; rejects with TIMEOUT after `timeoutMs`. */
-  async drain(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new MemoryTimeoutError(
-              `Deferred embeddings did not finish within ${timeoutMs} ms (${this.#queue.length} queued); pass a larger timeoutMs to flush(), or run backfillEmbeddings() later.`,
-            ),
-          ),
-        timeoutMs,
-      );
-      timer.unref?.();
-    });
-    try {
-      while (this.#running) await Promise.race([this.#running, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+/** One batch of pending rows read from the schema: where the scan continues (entry id) and its entries. */
+export interface PostgresBatch extends PendingBatch<string> {
+  readonly jobs: readonly EmbeddingJob[];
 }

@@ -1,19 +1,25 @@
 import {
+  EmbeddingError,
   type EmbeddingJobReport,
   type EmbeddingProvider,
+  type PendingSource,
   type ReindexOptions,
   validateLimit,
 } from "@memory/api";
 import type { Database } from "./database.js";
-import type { EmbeddingJob } from "./deferred-embeddings.js";
+import type { EmbeddingJob, PostgresBatch } from "./deferred-embeddings.js";
 import type { Tables } from "./filter-sql.js";
 import { encodeVector, Params } from "./sql.js";
 import type { VectorState } from "./vector-store.js";
 
-/** Embeds documents; a failure gives `undefined` (the entry stays pending), never an error. */
+/**
+ * Embeds documents; a failure gives `undefined` (the entry stays pending), never an error. The
+ * failure goes to `onError` (healthCheck's `lastEmbeddingError`).
+ */
 export async function embedDocuments(
   embedder: EmbeddingProvider,
   texts: string[],
+  onError?: (error: unknown) => void,
 ): Promise<(number[] | undefined)[]> {
   try {
     const vectors = await embedder.embed(texts, { purpose: "document" });
@@ -26,15 +32,107 @@ export async function embedDocuments(
         ? vector
         : undefined;
     });
-  } catch {
+  } catch (error) {
     // An embedding failure never loses the write: the entry stays pending for backfill.
+    onError?.(error);
     return texts.map(() => undefined);
   }
 }
 
+/** Embeds one batch for the deferred worker; throws EmbeddingError so the worker stops and backs off. */
+async function embedBatch(
+  embedder: EmbeddingProvider,
+  texts: string[],
+  signal: AbortSignal,
+): Promise<number[][]> {
+  let vectors: number[][];
+  try {
+    vectors = await embedder.embed(texts, { purpose: "document", signal });
+  } catch (error) {
+    throw new EmbeddingError(
+      `The embedding provider ${embedder.fingerprint} failed: ${error instanceof Error ? error.message : String(error)}. The entries stay pending; the background worker retries later (or run backfillEmbeddings()).`,
+      { cause: error },
+    );
+  }
+  if (
+    vectors.length !== texts.length ||
+    vectors.some(
+      (vector) =>
+        !Array.isArray(vector) ||
+        vector.length !== embedder.dimensions ||
+        !vector.every(Number.isFinite),
+    )
+  ) {
+    throw new EmbeddingError(
+      `The embedding provider ${embedder.fingerprint} returned vectors of the wrong count, size or with NaN/Infinity (expected ${texts.length} x ${embedder.dimensions}); nothing was stored from it.`,
+    );
+  }
+  return vectors;
+}
+
+const PENDING_AFTER = (tables: Tables) =>
+  `SELECT m.id, m.content, m.content_hash FROM ${tables.memories} m
+   WHERE m.id > $1 AND NOT EXISTS (
+     SELECT 1 FROM ${tables.vectors} v WHERE v.memory_id = m.id AND v.content_hash = m.content_hash)
+   ORDER BY m.id LIMIT $2`;
+
+/** The vector space and provider the deferred worker writes with, while vectors are usable. */
+export interface UsableVectors {
+  state: VectorState;
+  embedder: EmbeddingProvider;
+}
+
 /**
- * Writes embeddings for jobs whose content has not changed since they were queued: the
- * content-hash guard drops an embedding computed for text that a later store replaced.
+ * The deferred worker's view of the schema: pending rows by id, `batchSize` at a time, their
+ * content read only when their batch is embedded. `usable()` is undefined while vectors are not
+ * usable (not opened yet, no provider, other vector space): nothing is pending for the worker then.
+ */
+export function pendingSource(
+  db: Database,
+  tables: Tables,
+  usable: () => UsableVectors | undefined,
+  batchSize: number,
+): PendingSource<string, PostgresBatch> {
+  return {
+    async next(after) {
+      if (!usable()) return undefined;
+      const result = await db.query<{ id: string; content: string; content_hash: string }>(
+        "deferred embeddings",
+        PENDING_AFTER(tables),
+        [after ?? "", batchSize],
+      );
+      if (result.rows.length === 0) return undefined;
+      return {
+        cursor: result.rows[result.rows.length - 1]!.id,
+        size: result.rows.length,
+        jobs: result.rows.map((row) => ({
+          id: row.id,
+          content: row.content,
+          hash: row.content_hash,
+        })),
+      };
+    },
+    async embed(batch, signal) {
+      const before = usable();
+      if (!before) return;
+      const vectors = await embedBatch(
+        before.embedder,
+        batch.jobs.map((job) => job.content),
+        signal,
+      );
+      // A reindex in between may have replaced the vector table: write into the current one.
+      const after = usable();
+      if (!after || signal.aborted) return;
+      await writeVectors(db, tables, after.state, batch.jobs, vectors);
+    },
+  };
+}
+
+/**
+ * Writes embeddings for jobs whose content has not changed since they were read: the
+ * content-hash guard drops an embedding computed for text that a later store replaced. Writing
+ * the same (entry, hash) twice, as two processes draining one schema may, just replaces the
+ * vector with an equal one.
  */
 export async function writeVectors(
   db: Database,
@@ -99,10 +197,7 @@ export async function embedMissing(
     // Keyset on id: a batch that fails to embed is skipped, never fetched again in a loop.
     const batch = await db.query<{ id: string; content: string; content_hash: string }>(
       operation,
-      `SELECT m.id, m.content, m.content_hash FROM ${tables.memories} m
-       WHERE m.id > $1 AND NOT EXISTS (
-         SELECT 1 FROM ${tables.vectors} v WHERE v.memory_id = m.id AND v.content_hash = m.content_hash)
-       ORDER BY m.id LIMIT $2`,
+      PENDING_AFTER(tables),
       [after, batchSize],
     );
     if (batch.rows.length === 0) break;

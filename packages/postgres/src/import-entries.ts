@@ -2,6 +2,7 @@ import {
   type ImportEntry,
   type ImportOptions,
   type ImportReport,
+  importStoppedError,
   MemoryError,
   type NormalizedImportEntry,
   normalizeImportEntry,
@@ -11,7 +12,6 @@ import {
 import type pg from "pg";
 import type { EmbeddingJob } from "./deferred-embeddings.js";
 import type { Tables } from "./filter-sql.js";
-import { isConnectionError } from "./postgres-errors.js";
 import { entryTerms } from "./search-terms.js";
 import { contentHash, encodeVectorArray, Params } from "./sql.js";
 import type { VectorState } from "./vector-store.js";
@@ -69,10 +69,15 @@ interface Item {
   vector: number[] | undefined;
 }
 
-function lostConnection(error: unknown): boolean {
-  return (
-    isConnectionError(error) || isConnectionError((error as { cause?: unknown } | null)?.cause)
-  );
+/**
+ * An error caused by the entry itself (bad bytes, an oversized index, an id that belongs to
+ * another key), which rejects the entry; anything else is a failure of the store, which stops
+ * the import (`importStoppedError`) instead of being counted as bad input.
+ */
+function isEntryError(error: unknown): boolean {
+  if (!MemoryError.isInstance(error)) return false;
+  if (error.code === "INVALID_INPUT") return true;
+  return error.code === "CONFLICT" && error.details?.code === "23505";
 }
 
 function rejection(index: number, key: unknown, error: unknown) {
@@ -190,6 +195,8 @@ export async function importEntries(
   // validated and encoded, so JavaScript and the server (several backends) work at the same time.
   // A key repeated from a batch still being written waits for it, so a later entry still wins.
   const inflight: { done: Promise<void>; keys: Set<string> }[] = [];
+  // Failures of the store while writing (as opposed to errors of the caller's iterable).
+  const storeFailures = new WeakSet<object>();
   const drain = async () => {
     while (inflight.length > 0) await inflight.shift()!.done;
   };
@@ -208,7 +215,10 @@ export async function importEntries(
       dropped = eligible;
       await context.bulk!.dropIndexes(eligible);
     }
-    const done = writeItems(items, context, report, options);
+    const done = writeItems(items, context, report, options).catch((error: unknown) => {
+      if (typeof error === "object" && error !== null) storeFailures.add(error);
+      throw error;
+    });
     // Surfaces when awaited; keeps Node from calling it unhandled meanwhile.
     done.catch(() => {});
     inflight.push({ done, keys: itemKeys });
@@ -218,7 +228,10 @@ export async function importEntries(
     let index = 0;
     for await (const raw of entries as AsyncIterable<ImportEntry>) {
       const position = index++;
-      if (options.signal?.aborted) throw options.signal.reason ?? new Error("import aborted");
+      if (options.signal?.aborted) {
+        report.interrupted = true;
+        break;
+      }
       let entry: NormalizedImportEntry;
       try {
         entry = normalizeImportEntry(raw);
@@ -248,6 +261,11 @@ export async function importEntries(
     }
     await flush();
     await drain();
+  } catch (error) {
+    // The count is final only once every batch in flight has committed or failed.
+    await Promise.allSettled(inflight.map((writer) => writer.done));
+    const fromStore = typeof error === "object" && error !== null && storeFailures.has(error);
+    throw fromStore ? importStoppedError(error, report) : error;
   } finally {
     await Promise.allSettled(inflight.map((writer) => writer.done));
     if (dropped) await context.bulk!.buildIndexes(dropped);
@@ -280,7 +298,7 @@ async function writeItems(
       id: ids.get(`${item.entry.namespace}\u0000${item.entry.key}`)!,
     }));
   } catch (error) {
-    if (lostConnection(error)) throw error;
+    if (!isEntryError(error)) throw error;
     // One bad row (an id used by another key, ...) fails the whole statement: retry one by
     // one to find it, report it, and keep the rest.
     for (const item of items) {
@@ -288,7 +306,7 @@ async function writeItems(
         const ids = await writeBatch([item], context);
         written.push({ item, id: ids.values().next().value! });
       } catch (single) {
-        if (lostConnection(single)) throw single;
+        if (!isEntryError(single)) throw single;
         report.rejected.push(rejection(item.index, item.entry.key, single));
       }
     }

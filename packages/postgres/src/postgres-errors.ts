@@ -4,6 +4,7 @@ import {
   ConflictError,
   InvalidInputError,
   MemoryError,
+  StoreNotWritableError,
 } from "@memory/api";
 
 // Node socket errors that mean "the server is gone or unreachable".
@@ -72,6 +73,20 @@ export function toMemoryError(error: unknown, operation: string): Error {
         cause: error,
         details: { operation, code },
       },
+    );
+  }
+  if (code === "53100") {
+    return new StoreNotWritableError(
+      "full",
+      `PostgreSQL's disk is full during ${operation} (${code}: ${message}). Free space on the database server (or its tablespace), then retry; reads keep working and the failed write was rolled back.`,
+      { cause: error, details: { operation, code } },
+    );
+  }
+  if (code === "25006") {
+    return new StoreNotWritableError(
+      "read-only",
+      `PostgreSQL refused a write during ${operation} because the session is read-only (${code}: ${message}): connect to the primary, not a standby, and check default_transaction_read_only for the role and database; reads keep working.`,
+      { cause: error, details: { operation, code } },
     );
   }
   if (code === "22021" || code === "54000") {

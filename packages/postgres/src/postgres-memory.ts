@@ -4,6 +4,7 @@ import {
   type CountOptions,
   type EmbeddingJobReport,
   type EmbeddingProvider,
+  EmbeddingWorker,
   type ExportFilter,
   type FlushOptions,
   type GetOptions,
@@ -32,8 +33,8 @@ import {
 } from "@memory/api";
 import pg from "pg";
 import { Database } from "./database.js";
-import { DeferredEmbeddings, type EmbeddingJob } from "./deferred-embeddings.js";
-import { embedDocuments, embedMissing, pendingCount, writeVectors } from "./embedding-jobs.js";
+import type { PostgresBatch } from "./deferred-embeddings.js";
+import { embedDocuments, embedMissing, pendingCount, pendingSource } from "./embedding-jobs.js";
 import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "./entry-row.js";
 import { filterConditions, type Tables, whereClause } from "./filter-sql.js";
 import { type BulkIndexes, importEntries } from "./import-entries.js";
@@ -46,6 +47,7 @@ import {
 import { PostgresRecallStages } from "./recall/recall-stages.js";
 import { entryTerms } from "./search-terms.js";
 import { contentHash, encodeVector, Params, quoteIdent } from "./sql.js";
+import { probeStorage } from "./storage-probe.js";
 import {
   createHnswIndex,
   createSearchIndex,
@@ -57,6 +59,8 @@ import {
 } from "./vector-store.js";
 
 const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
+// How long close() waits for deferred embeddings of this process (as SQLite's closeTimeoutMs).
+const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
  * PostgreSQL + pgvector memory. Nothing touches the database until the first operation, which
@@ -73,7 +77,7 @@ export class PostgresMemory implements Memory {
   readonly #tables: Tables;
   readonly #stages: PostgresRecallStages;
   readonly #engine: RecallEngine;
-  readonly #deferred: DeferredEmbeddings;
+  readonly #deferred: EmbeddingWorker<string, PostgresBatch>;
   #ready: Promise<VectorState> | undefined;
   #vector: VectorState | undefined;
   #closed = false;
@@ -110,7 +114,19 @@ export class PostgresMemory implements Memory {
       stages: this.#stages,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.#deferred = new DeferredEmbeddings((jobs) => this.#embedJobs(jobs));
+    const worker = options.embeddingWorker;
+    this.#deferred = new EmbeddingWorker(
+      pendingSource(
+        this.#db,
+        this.#tables,
+        () =>
+          this.#vector && this.#vectorsUsable(this.#vector)
+            ? { state: this.#vector, embedder: this.#embedder! }
+            : undefined,
+        worker?.batchSize ?? 64,
+      ),
+      worker,
+    );
     this.capabilities = {
       keywordSearch: true,
       vectorSearch: this.#embedder !== undefined,
@@ -148,6 +164,11 @@ export class PostgresMemory implements Memory {
           this.#embedder,
           this.#options.hnsw,
         );
+        // Rows an earlier process left pending (crash, kill, close timeout) are embedded
+        // without `backfill`, once the memory has been open for a moment.
+        if (this.#options.deferEmbedding && this.#vectorsUsable(this.#vector)) {
+          this.#deferred.resume();
+        }
         return this.#vector;
       })
       .catch((error) => {
@@ -194,7 +215,7 @@ export class PostgresMemory implements Memory {
     let vector = usable ? entry.embedding : undefined;
     const defer = usable && vector === undefined && this.#options.deferEmbedding;
     if (usable && vector === undefined && !defer)
-      [vector] = await embedDocuments(this.#embedder!, [entry.content]);
+      [vector] = await embedDocuments(this.#embedder!, [entry.content], this.#onEmbeddingError);
     const params = new Params();
     const now = nowIso();
     const id = params.add(crypto.randomUUID());
@@ -233,7 +254,7 @@ export class PostgresMemory implements Memory {
       params.values,
     );
     const stored = rowToEntry(result.rows[0]!);
-    if (defer) this.#deferred.enqueue({ id: stored.id, content: entry.content, hash });
+    if (defer) this.#deferred.signal();
     return stored;
   }
 
@@ -407,8 +428,12 @@ export class PostgresMemory implements Memory {
       schema: this.#schema,
       vector: usable ? state : undefined,
       staleVectors: state.dimensions !== undefined,
-      embed: usable && !defer ? (texts) => embedDocuments(this.#embedder!, texts) : undefined,
-      onDeferred: usable && defer ? (job) => this.#deferred.enqueue(job) : undefined,
+      embed:
+        usable && !defer
+          ? (texts) => embedDocuments(this.#embedder!, texts, this.#onEmbeddingError)
+          : undefined,
+      // The row is the job: the worker reads it back from the table (memory stays bounded).
+      onDeferred: usable && defer ? () => this.#deferred.signal() : undefined,
       vectorOid: usable ? await this.#vectorOid(state) : undefined,
       bulk: this.#bulkHooks(state, usable),
       transaction: (operation, work) => this.#db.transaction(operation, work),
@@ -471,15 +496,10 @@ export class PostgresMemory implements Memory {
     return this.#engine.recall(query, options);
   }
 
-  async #embedJobs(jobs: EmbeddingJob[]): Promise<void> {
-    const state = this.#vector;
-    if (!state || !this.#vectorsUsable(state)) return;
-    const vectors = await embedDocuments(
-      this.#embedder!,
-      jobs.map((job) => job.content),
-    );
-    await writeVectors(this.#db, this.#tables, state, jobs, vectors);
-  }
+  /** An inline embedding failed (the entry is kept, pending): reported by healthCheck. */
+  readonly #onEmbeddingError = (error: unknown): void => {
+    this.#deferred.lastError = error;
+  };
 
   async #pending(state: VectorState): Promise<number> {
     return this.#embedder ? pendingCount(this.#db, this.#tables, state) : 0;
@@ -503,8 +523,10 @@ export class PostgresMemory implements Memory {
         "healthCheck",
         `SELECT count(*) AS n FROM ${this.#tables.memories}`,
       );
+      const storage = await probeStorage(this.#db);
       return {
-        ok: true,
+        ok: storage.writable,
+        storage,
         backend: this.name,
         entries: Number(entries.rows[0]!.n),
         pendingEmbeddings: await this.#pending(state),
@@ -513,7 +535,10 @@ export class PostgresMemory implements Memory {
           schema: this.#options.schema,
           schemaVersion: SCHEMA_VERSION,
           dimensions: state.dimensions,
+          // Entries whose content the deferred-embedding worker holds: at most one batch.
           queuedEmbeddings: this.#deferred.pending,
+          embeddingWorker: this.#options.deferEmbedding ? this.#deferred.state : "off",
+          ...this.#swallowedErrors(state),
           pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
         },
       };
@@ -534,6 +559,16 @@ export class PostgresMemory implements Memory {
         },
       };
     }
+  }
+
+  /** Failures that do not fail an operation, so that healthCheck (and `memory doctor`) shows them. */
+  #swallowedErrors(state: VectorState): Record<string, string> {
+    const errors: Record<string, string> = {};
+    const last = this.#deferred.lastError;
+    if (last !== undefined)
+      errors.lastEmbeddingError = last instanceof Error ? last.message : String(last);
+    if (state.iterativeScanError) errors.iterativeScanError = state.iterativeScanError;
+    return errors;
   }
 
   async reindex(options: ReindexOptions = {}): Promise<EmbeddingJobReport> {
@@ -573,14 +608,16 @@ export class PostgresMemory implements Memory {
 
   async flush(options: FlushOptions = {}): Promise<void> {
     this.#assertOpen();
-    await this.#deferred.drain(options.timeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS);
+    await this.#deferred.flush(options.timeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS);
   }
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#closed = true;
       try {
-        await this.#deferred.drain(DEFAULT_FLUSH_TIMEOUT_MS);
+        await this.#deferred.close(CLOSE_TIMEOUT_MS, (message) =>
+          console.warn(`@memory/postgres: ${message}`),
+        );
       } finally {
         this.#stages.clear();
         this.#db.detach();

@@ -5,6 +5,7 @@ import {
   resolveRetrievalSettings,
 } from "@memory/api";
 import type pg from "pg";
+import type { PostgresWorkerOptions } from "./deferred-embeddings.js";
 
 /** HNSW tuning (pgvector). */
 export interface HnswOptions {
@@ -49,6 +50,11 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
   hybridExecution?: "concurrent" | "single";
   /** Clock for recall's time decay (tests). Default `Date.now`. */
   now?: () => number;
+  /**
+   * The deferred-embedding worker: entries per batch (default 64), when it wakes up by itself
+   * (resume after open, retry backoff) and the sleep it uses (tests inject it).
+   */
+  embeddingWorker?: PostgresWorkerOptions;
 }
 
 export const DEFAULT_SCHEMA = "memory";

@@ -16,6 +16,13 @@ export interface VectorState {
   /** Qualified type and operator, e.g. `"public".vector` and `OPERATOR("public".<=>)`. */
   vectorType: string;
   distance: string;
+  /**
+   * Why `SET hnsw.iterative_scan` failed on the search connections (pgvector older than 0.8),
+   * learnt by the first vector search; shown by healthCheck.
+   */
+  iterativeScanError?: string;
+  /** The first vector search on this state checked the setting. */
+  iterativeScanChecked?: boolean;
 }
 
 // HNSW on `vector` handles at most 2000 dimensions; it also keeps rows (8 + 4 x dims bytes)

@@ -26,7 +26,9 @@ export function healthReport(opened: Opened): HealthReport {
       schemaVersion: SCHEMA_VERSION,
       sqliteVectorExtension: connection.vecVersion ?? "not loaded",
       vectorIndexLoaded: opened.vectors.loaded,
+      // Entries whose content the deferred-embedding worker holds: at most one batch.
       queuedEmbeddings: opened.queue.pending,
+      embeddingWorker: opened.options.deferEmbedding ? opened.queue.state : "off",
       ...(lastError === undefined
         ? {}
         : {

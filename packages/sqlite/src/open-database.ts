@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { BackendUnavailableError } from "@memory/api";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { BulkLoadGate } from "./import/bulk-load-gate.js";
 
 export interface OpenedDatabase {
   db: Database.Database;
@@ -12,6 +13,8 @@ export interface OpenedDatabase {
   owned: boolean;
   /** sqlite-vec version, or undefined when the extension could not be loaded. */
   vecVersion: string | undefined;
+  /** This connection's side of the triggers' `memory_bulk_loading` function (imports). */
+  bulkLoad: BulkLoadGate;
 }
 
 /**
@@ -52,7 +55,13 @@ export function openDatabase(options: {
   if (options.database) {
     const db = options.database;
     applyPragmas(db);
-    return { db, file: db.name, owned: false, vecVersion: loadVec(db) };
+    return {
+      db,
+      file: db.name,
+      owned: false,
+      vecVersion: loadVec(db),
+      bulkLoad: new BulkLoadGate(db),
+    };
   }
   const path = options.path;
   if (!path) {
@@ -71,10 +80,16 @@ export function openDatabase(options: {
   } catch (error) {
     db?.close();
     const reason = error instanceof Error ? error.message : String(error);
+    const code = String((error as { code?: unknown } | null)?.code ?? "");
+    // Advice names memory.toml keys: that is where most users set the path.
+    const advice =
+      code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")
+        ? "The file is not a SQLite database or is damaged: keep a copy, then move it away (a new, empty one is created) or point [sqlite].path / data_dir at the right file"
+        : "Check that the file and its directory exist or can be created, and are readable and writable by this process, or point [sqlite].path / data_dir at a writable place";
     throw new BackendUnavailableError(
-      `Cannot open the memory database ${file}: ${reason}. Check that the file is a SQLite database and that its directory is writable, move a corrupt file away (a new one is created), or set fallbackToNone to continue without memory.`,
+      `Cannot open the memory database ${file}: ${reason}. ${advice}; [sqlite].fallback_to_none = true continues without memory.`,
       { cause: error, details: { file } },
     );
   }
-  return { db, file, owned: true, vecVersion: loadVec(db) };
+  return { db, file, owned: true, vecVersion: loadVec(db), bulkLoad: new BulkLoadGate(db) };
 }

@@ -1,5 +1,6 @@
+import type { EmbeddingWorker } from "@memory/api";
 import type { EmbedderState } from "./embeddings/embedder-state.js";
-import type { EmbeddingQueue } from "./embeddings/embedding-queue.js";
+import type { SqliteBatch } from "./embeddings/embedding-jobs.js";
 import type { OpenedDatabase } from "./open-database.js";
 import type { ResolvedSqliteOptions } from "./sqlite-options.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -11,7 +12,8 @@ export interface Opened {
   statements: StatementCache;
   embedder: EmbedderState;
   vectors: VectorStore;
-  queue: EmbeddingQueue;
+  /** The deferred-embedding worker; also holds the last embedding error for healthCheck. */
+  queue: EmbeddingWorker<number, SqliteBatch>;
   options: ResolvedSqliteOptions;
   /** True once `close()` ran; long operations check it between awaits. */
   isClosed(): boolean;

@@ -4,6 +4,7 @@ import {
   ConfigError,
   type CountOptions,
   type EmbeddingJobReport,
+  EmbeddingWorker,
   type ExportFilter,
   type FlushOptions,
   type GetOptions,
@@ -30,8 +31,11 @@ import { withBusyRetry } from "./busy-retry.js";
 import { forgetEntry, purgeNamespaceEntries, purgeSessionEntries } from "./delete-entries.js";
 import { EmbedderState } from "./embeddings/embedder-state.js";
 import { EmbeddingCache } from "./embeddings/embedding-cache.js";
-import { backfillEmbeddings, embedJobs, reindexEmbeddings } from "./embeddings/embedding-jobs.js";
-import { EmbeddingQueue } from "./embeddings/embedding-queue.js";
+import {
+  backfillEmbeddings,
+  pendingSource,
+  reindexEmbeddings,
+} from "./embeddings/embedding-jobs.js";
 import {
   countEntries,
   EXPORT_PAGE,
@@ -42,7 +46,6 @@ import {
   topCoreEntries,
 } from "./entry-queries.js";
 import { healthReport } from "./health-report.js";
-import { finishDeferredFts } from "./import/fts-bulk.js";
 import { importEntries } from "./import/import-entries.js";
 import { migrate } from "./migrations/migrate.js";
 import { openDatabase } from "./open-database.js";
@@ -55,6 +58,8 @@ import {
   type SqliteMemoryOptions,
 } from "./sqlite-options.js";
 import { StatementCache } from "./statement-cache.js";
+import { toStorageError } from "./storage-errors.js";
+import { probeStorage } from "./storage-probe.js";
 import { storeEntry } from "./store-entry.js";
 import { VectorStore } from "./vectors/vector-store.js";
 
@@ -109,11 +114,6 @@ export class SqliteMemory implements Memory {
     const connection = openDatabase(this.#input);
     try {
       migrate(connection.db, connection.file, this.#options.logger);
-      if (finishDeferredFts(connection.db)) {
-        this.#options.logger(
-          `@memory/sqlite: rebuilt the full-text index of ${connection.file} after an interrupted bulk import.`,
-        );
-      }
       const statements = new StatementCache(connection.db);
       const cache = new EmbeddingCache(connection.db, this.#options.embeddingCacheMax);
       const embedder = new EmbedderState(
@@ -125,8 +125,9 @@ export class SqliteMemory implements Memory {
       embedder.refresh(connection.file);
       const vectors = new VectorStore(statements);
       vectors.reset(embedder.provider?.dimensions ?? 0);
-      const queue = new EmbeddingQueue(this.#options.embeddingBatchSize, (jobs) =>
-        embedJobs(opened, jobs),
+      const queue = new EmbeddingWorker(
+        pendingSource(() => opened),
+        this.#input.embeddingWorker,
       );
       const opened: Opened = {
         connection,
@@ -139,10 +140,14 @@ export class SqliteMemory implements Memory {
         invalidate: (namespace) => this.#engine.invalidate(namespace),
       };
       this.#opened = opened;
+      // Rows an earlier process left pending (crash, kill, close timeout) are embedded without
+      // `backfill`, once the store has been open for a moment.
+      if (this.#options.deferEmbedding && embedder.usable) queue.resume();
       return opened;
     } catch (error) {
       if (connection.owned) connection.db.close();
-      if (MemoryError.isInstance(error)) throw error;
+      const typed = toStorageError(error, connection.file);
+      if (MemoryError.isInstance(typed)) throw typed;
       throw new ConfigError(
         `Cannot prepare the memory database ${connection.file}: ${error instanceof Error ? error.message : String(error)}.`,
         { cause: error },
@@ -171,7 +176,14 @@ export class SqliteMemory implements Memory {
       return none(this.#fallback);
     }
     if (this.#closed) throw new MemoryClosedError("sqlite");
-    return retry ? withBusyRetry(() => body(opened)) : body(opened);
+    try {
+      return await (retry ? withBusyRetry(() => body(opened)) : body(opened));
+    } catch (error) {
+      if (MemoryError.isInstance(error)) throw error;
+      // A failed write was rolled back; vectors it wrote may have reached the in-memory index.
+      opened.vectors.discard();
+      throw toStorageError(error, opened.connection.file);
+    }
   }
 
   async store(input: StoreInput): Promise<MemoryEntry> {
@@ -285,7 +297,11 @@ export class SqliteMemory implements Memory {
 
   async healthCheck(): Promise<HealthReport> {
     return this.#use(
-      (opened) => healthReport(opened),
+      (opened) => {
+        const report = healthReport(opened);
+        const storage = probeStorage(opened);
+        return { ...report, ok: report.ok && storage.writable, storage };
+      },
       (none) => none.healthCheck(),
     );
   }
@@ -313,14 +329,9 @@ export class SqliteMemory implements Memory {
     if (this.#closed) return;
     const opened = this.#opened;
     if (opened) {
-      try {
-        await opened.queue.flush(this.#options.closeTimeoutMs);
-      } catch (error) {
-        this.#options.logger(
-          `@memory/sqlite: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      opened.queue.stop();
+      await opened.queue.close(this.#options.closeTimeoutMs, (message) =>
+        this.#options.logger(`@memory/sqlite: ${message}`),
+      );
     }
     this.#closed = true;
     this.#engine.invalidate();

@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, RetrievalSettings } from "@memory/api";
+import type { EmbeddingProvider, EmbeddingWorkerOptions, RetrievalSettings } from "@memory/api";
 import { resolveRetrievalSettings } from "@memory/api";
 import type BetterSqlite3 from "better-sqlite3";
 
@@ -28,6 +28,11 @@ export interface SqliteMemoryOptions extends Partial<RetrievalSettings> {
   logger?: (message: string) => void;
   /** Clock for recall's time decay (tests). Default `Date.now`. */
   now?: () => number;
+  /**
+   * When the deferred-embedding worker wakes up by itself (resume after open, retry backoff),
+   * and the sleep it uses: tests inject it so nothing waits on the wall clock.
+   */
+  embeddingWorker?: EmbeddingWorkerOptions;
 }
 
 /** The options with every default applied. */

@@ -37,12 +37,8 @@ export async function storeEntry(opened: Opened, input: StoreInput): Promise<Mem
   );
   opened.invalidate(row.namespace);
   if (!vector && embedder.usable && opened.options.deferEmbedding) {
-    opened.queue.enqueue({
-      docId: row.doc_id,
-      namespace: row.namespace,
-      hash: row.content_hash,
-      content: row.content,
-    });
+    // The row is the job: the worker reads it back from the database (memory stays bounded).
+    opened.queue.signal();
   }
   return toEntry(row);
 }

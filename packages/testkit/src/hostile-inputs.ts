@@ -105,13 +105,14 @@ export function hostileContents(): HostileCase[] {
   return [
     { name: "empty", value: "", expect: "reject" },
     { name: "whitespace only", value: " \t\n ", expect: "reject" },
-    { name: "NUL only", value: "\u0000", expect: "either" },
-    { name: "embedded NUL", value: "before\u0000after", expect: "either" },
-    { name: "lone high surrogate", value: "a\ud800b", expect: "either" },
-    { name: "lone low surrogate", value: "\udc00", expect: "either" },
-    { name: "reversed surrogate pair", value: "\ude00\ud83d", expect: "either" },
+    // docs/input-rules.md: NUL and lone surrogates are refused on every backend.
+    { name: "NUL only", value: "\u0000", expect: "reject" },
+    { name: "embedded NUL", value: "before\u0000after", expect: "reject" },
+    { name: "lone high surrogate", value: "a\ud800b", expect: "reject" },
+    { name: "lone low surrogate", value: "\udc00", expect: "reject" },
+    { name: "reversed surrogate pair", value: "\ude00\ud83d", expect: "reject" },
     { name: "1 MB", value: "memory ".repeat(150_000).slice(0, 1_048_576), expect: "store" },
-    { name: "10 MB", value: "x".repeat(10 * 1024 * 1024), expect: "either" },
+    { name: "10 MB", value: "x".repeat(10 * 1024 * 1024), expect: "reject" },
     ...syntax.map((value) => ({
       name: `syntax ${JSON.stringify(value)}`,
       value,
@@ -126,12 +127,23 @@ export function hostileKeys(): HostileCase[] {
   return [
     { name: "empty key", value: "", expect: "reject" },
     { name: "blank key", value: "   ", expect: "reject" },
-    { name: "NUL key", value: "k\u0000", expect: "either" },
-    { name: "lone surrogate key", value: "k\ud800", expect: "either" },
-    { name: "513-char key", value: "k".repeat(513), expect: "either" },
-    { name: "512-char key", value: "k".repeat(512), expect: "store" },
+    { name: "NUL key", value: "k\u0000", expect: "reject" },
+    { name: "lone surrogate key", value: "k\ud800", expect: "reject" },
+    { name: "line-break key", value: "k\nv", expect: "store" },
+    { name: "tab key", value: "k\tv", expect: "store" },
+    { name: "1025-char key", value: "k".repeat(1025), expect: "reject" },
+    { name: "1024-char key", value: "k".repeat(1024), expect: "store" },
+    { name: "512-char CJK key", value: "記".repeat(512), expect: "store" },
+    {
+      name: "513-char CJK key (over 1,536 UTF-8 bytes)",
+      value: "記".repeat(513),
+      expect: "reject",
+    },
     { name: "slash key", value: "a/b", expect: "store" },
     { name: "traversal key", value: "../../x", expect: "store" },
+    { name: "dot key", value: ".", expect: "store" },
+    { name: "dot-dot key", value: "..", expect: "store" },
+    { name: "dot segments key", value: "./..", expect: "store" },
     { name: "spaced key", value: "key with spaces", expect: "store" },
     { name: "cyrillic key", value: "ключ", expect: "store" },
     { name: "cjk key", value: "記憶", expect: "store" },
@@ -174,13 +186,41 @@ export function hostileCategories(): HostileCase[] {
   ];
 }
 
-/** Namespaces follow the category rules. */
+/**
+ * Namespaces: any text of 1-256 characters, not blank, without control characters or lone
+ * surrogates, compared exactly (docs/input-rules.md).
+ */
 export function hostileNamespaces(): HostileCase[] {
-  return ["../x", "a/b", "", " ", "n".repeat(65), "ns\u0000"].map((value) => ({
-    name: `namespace ${JSON.stringify(value)}`,
-    value,
-    expect: "reject" as const,
-  }));
+  const bad = ["", " ", "n".repeat(257), "ns\u0000", "a\nb", "tab\t", "\ud800"];
+  const good = [
+    "x",
+    "alice@example.com",
+    "acme:billing",
+    "../x",
+    "a/b",
+    ".",
+    "Zürich-团队",
+    "\u00c4", // Ä, precomposed
+    "A\u0308", // A + combining diaeresis: another namespace
+    "Team",
+    "team",
+    "*",
+    "'; DROP TABLE memories; --",
+    "n".repeat(256),
+    "名".repeat(256),
+  ];
+  return [
+    ...bad.map((value) => ({
+      name: `namespace ${JSON.stringify(value.slice(0, 40))}`,
+      value,
+      expect: "reject" as const,
+    })),
+    ...good.map((value) => ({
+      name: `namespace ${JSON.stringify(value.slice(0, 40))}`,
+      value,
+      expect: "store" as const,
+    })),
+  ];
 }
 
 /** Recall queries: each must give results or a typed error, never an engine syntax error. */

@@ -7,6 +7,8 @@ export const EXIT_CODES = {
   usage: 2,
   /** The named entry does not exist. */
   notFound: 3,
+  /** Stopped by SIGINT or SIGTERM after a clean stop (128 + SIGINT's number, by convention). */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

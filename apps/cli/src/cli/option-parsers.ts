@@ -1,3 +1,4 @@
+import { normalizeTimestamp } from "@memory/api";
 import { InvalidArgumentError } from "commander";
 
 /** `--limit 10`: a non-negative integer. */
@@ -47,14 +48,36 @@ const UNIT_MS: Record<string, number> = {
   w: 604_800_000,
 };
 
+/** Every form `--since`/`--until` accept, for the message that refuses a value. */
+export const TIME_FORMS =
+  "use a relative time (a whole number and a unit, s, m, h, d or w, meaning that long before now: 30m, 12h, 7d, 2w), an RFC 3339 time with an upper-case T and an offset (2026-01-31T12:00:00Z, 2026-01-31T14:00:00+02:00) or a date (2026-01-31, midnight UTC); see docs/input-rules.md";
+
 /**
- * `--since 7d` (relative: s, m, h, d, w before now) or an ISO-8601 time, passed through for the
- * backend to validate, so every backend rejects a bad time the same way.
+ * `--since 7d` (relative: s, m, h, d, w before now) or an RFC 3339 time, normalized by the same
+ * `normalizeTimestamp` every backend applies, so the command line refuses exactly what the
+ * library refuses, but with a message that also lists the relative forms only the CLI takes.
  */
 export function parseTime(value: string, now = Date.now()): string {
-  const relative = /^(\d+)([smhdw])$/.exec(value.trim());
-  if (relative) return new Date(now - Number(relative[1]) * UNIT_MS[relative[2]!]!).toISOString();
-  return value.trim();
+  const text = value.trim();
+  const relative = /^(\d+)([smhdw])$/.exec(text);
+  if (relative) {
+    const time = new Date(now - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+    if (Number.isNaN(time.getTime()) || time.getUTCFullYear() < 1) {
+      throw new InvalidArgumentError(`${text} reaches before the year 0001; ${TIME_FORMS}.`);
+    }
+    return time.toISOString();
+  }
+  try {
+    return normalizeTimestamp(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/out of range/.test(message)) {
+      // "timestamp "..." is out of range; times go from ... to ...": keep what follows the value.
+      const quoted = JSON.stringify(text);
+      throw new InvalidArgumentError(message.slice(message.indexOf(quoted) + quoted.length + 1));
+    }
+    throw new InvalidArgumentError(`not a time; ${TIME_FORMS}.`);
+  }
 }
 
 /** Accepts only the given words (`--mode`, `--format`). */

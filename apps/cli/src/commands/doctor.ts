@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
-import type { EmbeddingProvider, HealthReport, Memory } from "@memory/api";
+import { type EmbeddingProvider, type HealthReport, type Memory, MemoryError } from "@memory/api";
 import type { CommandContext } from "../cli/command-context.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { formatErrorLine } from "../output/format-error.js";
-import { resolveProvider } from "../store/open-memory.js";
+import { describeStore, resolveProvider } from "../store/open-memory.js";
 import { DoctorReport, formatBytes } from "./shared/doctor-checks.js";
 
 const message = (error: unknown) => formatErrorLine(error);
@@ -34,6 +34,67 @@ function databaseSize(
   return { bytes, where: file };
 }
 
+/** What to change when a store cannot be written, by configuration key, never by code option. */
+function writableFix(backend: string): string {
+  if (backend === "sqlite") {
+    return "make the database file, its -wal/-shm files and its directory writable (and free disk space), or point [sqlite].path / data_dir in memory.toml at a writable place";
+  }
+  if (backend === "postgres") {
+    return "free space on the database server, or grant the [postgres].url user write access to the schema";
+  }
+  return `make the store writable, or point data_dir / the [${backend}] table in memory.toml at a writable place`;
+}
+
+// Errors that mean "nothing answered at that address", as opposed to a refused login.
+const UNREACHABLE =
+  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|timeout)\b/i;
+
+/** Which setting holds the PostgreSQL URL, as the backend reads them: table, then environment. */
+function postgresUrlSetting(context: CommandContext): string {
+  const { config, location } = context.config();
+  const table = config.postgres as { url?: unknown } | undefined;
+  if (typeof table?.url === "string")
+    return `[postgres].url${location.file ? ` in ${location.file}` : ""} (it wins over MEMORY_POSTGRES_URL)`;
+  if (process.env.MEMORY_POSTGRES_URL)
+    return "MEMORY_POSTGRES_URL (or [postgres].url in memory.toml, which wins over it)";
+  if (process.env.DATABASE_URL)
+    return "DATABASE_URL (or [postgres].url in memory.toml / MEMORY_POSTGRES_URL, which win over it)";
+  return "[postgres].url in memory.toml (or MEMORY_POSTGRES_URL)";
+}
+
+/**
+ * A store that does not answer: where it was looked for (host and port, never the password),
+ * why, and what to check. The backend's own message is kept short: it may name code options.
+ */
+async function describeOutage(
+  context: CommandContext,
+  health: HealthReport,
+): Promise<{ message: string; fix: string }> {
+  const error = String(health.details.error ?? health.details.reason ?? "no answer");
+  const backend = health.backend;
+  const store = await describeStore(context.config().config).catch(() => undefined);
+  if (backend === "postgres") {
+    const address = /^postgres:\/\/([^/]*)\//.exec(store?.identity ?? "")?.[1];
+    const where = address ? ` at ${address}` : "";
+    const setting = postgresUrlSetting(context);
+    const code = UNREACHABLE.exec(error)?.[1];
+    if (code !== undefined) {
+      return {
+        message: `PostgreSQL is unreachable${where} (${code})`,
+        fix: `check that the PostgreSQL server is running and accepts TCP connections${where}, and that ${setting} names the right host and port`,
+      };
+    }
+    return {
+      message: `PostgreSQL${where} refused to open the store: ${error}`,
+      fix: `check the user, password and database in ${setting}, and that the user may create the [postgres].schema`,
+    };
+  }
+  return {
+    message: `the ${backend} store${store ? ` (${store.location})` : ""} is unavailable: ${error}`,
+    fix: `check the [${backend}] table and data_dir in memory.toml, then run \`memory doctor\` again`,
+  };
+}
+
 async function checkStore(context: CommandContext, report: DoctorReport): Promise<void> {
   let memory: Memory;
   let health: HealthReport;
@@ -42,11 +103,14 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
     ({ memory } = await context.open("configured"));
     health = await memory.healthCheck();
   } catch (error) {
+    const backend = context.config().config.memory.backend;
     report.add(
       "backend",
       "fail",
       `cannot open the store: ${message(error)}`,
-      "fix the path or connection in memory.toml, then run `memory doctor` again",
+      MemoryError.hasCode(error, "STORE_NOT_WRITABLE")
+        ? writableFix(backend)
+        : `fix data_dir or the [${backend}] table in memory.toml, then run \`memory doctor\` again`,
     );
     return;
   }
@@ -56,15 +120,28 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
       "backend",
       "fail",
       `${configured} is unavailable; running as ${health.backend}: ${String(health.details.reason ?? "")}`.trim(),
-      "fix the store, or remove fallback_to_none to see the error",
+      `fix the store, or remove [${configured}].fallback_to_none from memory.toml to see the error`,
     );
     return;
   }
-  report.add(
-    "backend",
-    health.ok ? "ok" : "fail",
-    `${memory.name} opened${health.entries === undefined ? "" : `, ${health.entries} entries`}${typeof health.details.schemaVersion === "number" ? `, schema v${health.details.schemaVersion}` : ""}`,
-  );
+  const opened = `${memory.name} opened${health.entries === undefined ? "" : `, ${health.entries} entries`}${typeof health.details.schemaVersion === "number" ? `, schema v${health.details.schemaVersion}` : ""}`;
+  if (health.storage?.writable === false) {
+    // Reads still work, so the checks below still say something true about the store.
+    report.add(
+      "backend",
+      "fail",
+      `${opened}, but it cannot be written: ${health.storage.reason ?? "the backend refuses writes"}`,
+      writableFix(configured),
+    );
+  } else if (!health.ok) {
+    // The store does not answer: every later check would only repeat that (and suggest fixes,
+    // like a reindex, that cannot work while it is down).
+    const { message: problem, fix } = await describeOutage(context, health);
+    report.add("backend", "fail", problem, fix);
+    return;
+  } else {
+    report.add("backend", "ok", opened);
+  }
 
   const extensions = Object.entries(health.details).filter(([key]) => /extension/i.test(key));
   if (extensions.length > 0) {
@@ -126,11 +203,20 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
       "check the provider, then run `memory backfill`",
     );
   }
+  if (typeof health.details.iterativeScanError === "string") {
+    report.add(
+      "vector scan",
+      "warn",
+      health.details.iterativeScanError,
+      "upgrade pgvector to 0.8 or later (ALTER EXTENSION vector UPDATE)",
+    );
+  }
   if (health.pendingEmbeddings > 0 && vector.status === "ok") {
+    // With defer_embedding, a long-running memory (the server) embeds them in the background.
     report.add(
       "pending",
       "warn",
-      `${health.pendingEmbeddings} entries wait for an embedding`,
+      `${health.pendingEmbeddings} entries wait for an embedding${health.details.embeddingWorker === undefined || health.details.embeddingWorker === "off" ? "" : " (a running server with defer_embedding embeds them in the background)"}`,
       "run `memory backfill`",
     );
   } else {

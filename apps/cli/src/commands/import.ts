@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { EXIT_CODES } from "../cli/exit-codes.js";
+import { interruptible, untilAborted } from "../cli/interruption.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { JsonlEntries, type LineRejection } from "../io/jsonl-entries.js";
 import { createProgress } from "../output/progress.js";
@@ -12,7 +13,9 @@ const SHOWN_REJECTIONS = 20;
 /**
  * `memory import [file]`: JSONL from a file or stdin, streamed into `importEntries` (an upsert
  * on namespace + key that keeps ids and timestamps, so importing twice changes nothing). Bad
- * lines are reported with their line numbers; the import goes on, then exits 1.
+ * lines are reported with their line numbers; the import goes on, then exits 1. SIGINT or
+ * SIGTERM stop it after the current batch (exit 130, with what was kept); a failure of the
+ * store stops it with the store's error, which says how many entries were committed.
  */
 const importCommand: CommandHandler = async (context, args) => {
   const [argument] = args as [string | undefined];
@@ -25,14 +28,24 @@ const importCommand: CommandHandler = async (context, args) => {
   const progress = await createProgress(context.output, "import");
   let report: Awaited<ReturnType<typeof memory.importEntries>>;
   try {
-    report = await memory.importEntries(reader.read(input), {
-      onProgress: ({ done }) => {
-        // Total entries are estimated from the bytes read so far, which gives a usable ETA.
-        const bytes = "bytesRead" in input ? input.bytesRead : 0;
-        const total =
-          size && bytes > 0 ? Math.max(done, Math.round((reader.lines * size) / bytes)) : undefined;
-        progress.update(done, total);
-      },
+    // Ctrl-C (or SIGTERM) stops after the current batch: what was committed is reported.
+    report = await interruptible(async (signal) => {
+      const result = await memory.importEntries(untilAborted(reader.read(input), signal), {
+        signal,
+        onProgress: ({ done }) => {
+          // Total entries are estimated from the bytes read so far, which gives a usable ETA.
+          const bytes = "bytesRead" in input ? input.bytesRead : 0;
+          const total =
+            size && bytes > 0
+              ? Math.max(done, Math.round((reader.lines * size) / bytes))
+              : undefined;
+          progress.update(done, total);
+        },
+      });
+      if (!signal.aborted) return result;
+      // Stop reading: a pipe on stdin would otherwise keep the process alive.
+      if ("destroy" in input) input.destroy();
+      return { ...result, interrupted: true };
     });
   } finally {
     progress.stop();
@@ -49,11 +62,17 @@ const importCommand: CommandHandler = async (context, args) => {
   ].sort((a, b) => a.line - b.line);
 
   if (rejected.length > 0) context.exitCode = EXIT_CODES.failure;
+  if (report.interrupted) context.exitCode = EXIT_CODES.interrupted;
   const source = file ?? "stdin";
+  const interrupted = report.interrupted === true;
   context.output.result(
-    { imported: report.imported, rejected, lines: reader.lines, source },
+    { imported: report.imported, rejected, lines: reader.lines, source, interrupted },
     () => {
-      const lines = [`imported ${report.imported} entries from ${source} (${reader.lines} lines)`];
+      const lines = [
+        interrupted
+          ? `interrupted: imported ${report.imported} entries from ${source} before stopping (they are kept; run the same import again to finish it, nothing is duplicated)`
+          : `imported ${report.imported} entries from ${source} (${reader.lines} lines)`,
+      ];
       if (rejected.length === 0) return lines;
       lines.push(
         `rejected ${rejected.length} ${rejected.length === 1 ? "line" : "lines"} (fix them and import again; good lines are not duplicated):`,

@@ -72,7 +72,11 @@ const migrate: CommandHandler = async (context, _args, options) => {
     (targetHealth.vector.storedFingerprint === undefined ||
       targetHealth.vector.storedFingerprint === provider.fingerprint);
 
+  // The source's entry count (every namespace, superseded included: what export streams) comes
+  // with its health check on every backend, so the bar shows a total, a rate and an ETA for free.
+  const total = sourceHealth.entries;
   const progress = await createProgress(context.output, "migrate");
+  const started = performance.now();
   let copied = 0;
   let skipped = 0;
   let read = 0;
@@ -107,12 +111,14 @@ const migrate: CommandHandler = async (context, _args, options) => {
         await flush(batch);
         batch = [];
       }
-      progress.update(read);
+      progress.update(read, total === undefined ? undefined : Math.max(total, read));
     }
     await flush(batch);
   } finally {
     progress.stop();
   }
+  const seconds = (performance.now() - started) / 1000;
+  const rate = Math.round(read / Math.max(seconds, 0.001));
   const pending = (await output.healthCheck()).pendingEmbeddings;
   if (rejected.length > 0) context.exitCode = EXIT_CODES.failure;
 
@@ -120,6 +126,8 @@ const migrate: CommandHandler = async (context, _args, options) => {
     from: source.location.file,
     to: target.location.file,
     read,
+    total: total ?? null,
+    seconds: Number(seconds.toFixed(3)),
     copied,
     unchanged: skipped,
     rejected,
@@ -128,7 +136,7 @@ const migrate: CommandHandler = async (context, _args, options) => {
   };
   context.output.result(result, () => {
     const lines = [
-      `migrated ${read} entries from ${source.config.memory.backend} to ${target.config.memory.backend}: ${copied} copied, ${skipped} already up to date, ${rejected.length} rejected`,
+      `migrated ${read} entries from ${source.config.memory.backend} to ${target.config.memory.backend} in ${seconds.toFixed(1)} s (${rate} entries/s): ${copied} copied, ${skipped} already up to date, ${rejected.length} rejected`,
       copyEmbeddings
         ? `embeddings copied (${provider?.fingerprint})`
         : `embeddings not copied (source ${storedFingerprint ?? "has none"}, target ${provider?.fingerprint ?? "keyword-only"})`,

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +22,10 @@ export interface RunOptions {
 }
 
 // The tests' own environment must not leak into the CLI: no MEMORY_* overrides, no user config.
-function cleanEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function cleanEnv(
+  home: string,
+  extra: Record<string, string | undefined> = {},
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith("MEMORY_") && name !== "NO_COLOR" && name !== "FORCE_COLOR")
@@ -37,8 +40,21 @@ function cleanEnv(home: string, extra: Record<string, string | undefined> = {}):
   return env;
 }
 
+/**
+ * Fails, saying what to build, when dist/memory.mjs is missing (`turbo run test` builds only
+ * this package's dependencies), instead of a confusing "Cannot find module" from the child.
+ */
+export function requireBuiltCli(): void {
+  if (!existsSync(BIN)) {
+    throw new Error(
+      `${BIN} is missing: build the CLI first (\`pnpm exec turbo run build --filter @memory/cli\`, or \`npx tsdown\` in apps/cli).`,
+    );
+  }
+}
+
 /** Runs `node dist/memory.mjs ...args` and collects its output. */
 export function runMemory(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  requireBuiltCli();
   const cwd = options.cwd ?? process.cwd();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {

@@ -8,6 +8,7 @@ import {
   type MemorySettings,
   memorySettingsSchema,
 } from "./config-schema.js";
+import { describeUnknownKey } from "./key-suggestions.js";
 
 /** Where a setting's value came from; `memory config show` prints it. */
 export type SettingSource = "default" | "file" | "env" | "override";
@@ -65,7 +66,7 @@ function describe(path: PropertyKey[], sources: Record<string, SettingSource>): 
  * Loads and validates a configuration: schema defaults, then the file's `[memory]` table, then
  * `MEMORY_*` environment variables, then `overrides`. An invalid value is a `ConfigError` that
  * names the key, where it came from and the allowed values; an unknown key is an error too
- * (a typo would otherwise be silently ignored).
+ * (a typo would otherwise be silently ignored) that names its line and the closest known key.
  */
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   let document: Record<string, unknown> = {};
@@ -104,15 +105,20 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       if (issue.code === "unrecognized_keys") {
-        return `unknown key(s) ${issue.keys.map((k) => `[memory].${k}`).join(", ")}; allowed keys: ${MEMORY_SETTING_KEYS.join(", ")}`;
+        // One line per key with the closest known key(s), not the list of every allowed key.
+        const source = {
+          ...(options.file ? { file: options.file } : {}),
+          ...(text ? { text } : {}),
+        };
+        return issue.keys
+          .map((key) => describeUnknownKey("memory", key, MEMORY_SETTING_KEYS, source))
+          .join("; ");
       }
       return `${describe(issue.path, sources)}: ${issue.message}`;
     });
     throw new ConfigError(
       `Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${problems.join("; ")}.`,
-      {
-        details: { problems },
-      },
+      { details: { problems, allowedKeys: [...MEMORY_SETTING_KEYS] } },
     );
   }
   const config: MemoryConfig = { ...document, memory: parsed.data };

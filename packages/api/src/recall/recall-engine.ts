@@ -8,7 +8,12 @@ import type {
   RecallOptions,
   SearchMode,
 } from "../types/memory-entry.js";
-import { type NormalizedFilter, normalizeFilter, validateLimit } from "../validation.js";
+import {
+  type NormalizedFilter,
+  normalizeFilter,
+  validateLimit,
+  validateQuery,
+} from "../validation.js";
 import { compareKeys, finalizeResults, type ScoredCandidate } from "./recall-results.js";
 import type { KeywordStageResult, RecallStages, VectorStageHit } from "./recall-stages.js";
 import {
@@ -111,8 +116,7 @@ export class RecallEngine {
   }
 
   #request(query: string, options: RecallOptions): Request {
-    if (typeof query !== "string")
-      throw new InvalidInputError(`query must be a string, got ${typeof query}.`);
+    validateQuery(query);
     const limit = validateLimit(options.limit, 5);
     const filter = normalizeFilter(options) as Filter;
     const mode = options.mode ?? this.#settings.searchMode;

@@ -95,14 +95,21 @@ export interface MemoryEntry {
 
 /** Input of `Memory.store`. Identity is `(namespace, key)`; storing again is an upsert. */
 export interface StoreInput {
-  /** 1..512 characters, no NUL. */
+  /**
+   * 1..1,024 characters (at most 1,536 UTF-8 bytes), not blank, no control characters, no lone
+   * surrogates; compared exactly (docs/input-rules.md).
+   */
   key: string;
   /** 1 character .. 4 MiB of text, no NUL, well-formed UTF-16. */
   content: string;
   /** Defaults to `core`. */
   category?: Category;
-  /** Defaults to `"default"`. */
+  /**
+   * Defaults to `"default"`. Any text of 1..256 characters without control characters (emails,
+   * `tenant:project`, non-ASCII names), compared exactly: no case folding or normalization.
+   */
   namespace?: string;
+  /** 1..256 characters, not blank, no control characters. */
   sessionId?: string;
   /** 0..1. */
   importance?: number;
@@ -124,9 +131,9 @@ export interface EntryFilter {
   namespace?: string;
   sessionId?: string;
   categories?: Category[];
-  /** Inclusive lower bound on `updatedAt` (ISO-8601). */
+  /** Inclusive lower bound on `updatedAt`: RFC 3339 (`2026-01-31T12:00:00Z`) or `YYYY-MM-DD`. */
   since?: string;
-  /** Exclusive upper bound on `updatedAt` (ISO-8601). */
+  /** Exclusive upper bound on `updatedAt`: RFC 3339 (`2026-01-31T12:00:00Z`) or `YYYY-MM-DD`. */
   until?: string;
   /** Include entries marked superseded. Default false (export: true). */
   includeSuperseded?: boolean;

@@ -31,8 +31,17 @@ export interface Capabilities {
 
 /** The result of `Memory.healthCheck()`. */
 export interface HealthReport {
-  /** True when the backend is usable. */
+  /**
+   * True when the backend is usable: it answers and it can be written. A store that can only
+   * be read (full disk, read-only file) reports false, with `storage` saying why.
+   */
   ok: boolean;
+  /** Whether a write can succeed now, checked by a real (tiny) write where the backend can. */
+  storage?: {
+    writable: boolean;
+    /** Why not, and what to do; present when `writable` is false. */
+    reason?: string;
+  };
   backend: string;
   /** Number of entries in the store (all namespaces), when cheap to know. */
   entries?: number;
@@ -79,6 +88,10 @@ export interface EmbeddingJobReport {
 
 export interface ImportOptions {
   onProgress?: (progress: { done: number }) => void;
+  /**
+   * Stops the import between batches: what was committed stays, and `importEntries` resolves
+   * with it and `interrupted: true` (it does not reject), so a caller can say what was kept.
+   */
   signal?: AbortSignal;
 }
 
@@ -94,8 +107,15 @@ export interface ImportRejection {
 export interface ImportReport {
   /** Entries written (new or updated). */
   imported: number;
-  /** Entries rejected, with the reason; the rest of the import goes on. */
+  /**
+   * Entries rejected because they are invalid (bad field, wrong vector size, conflicting id),
+   * with the reason; the rest of the import goes on. A failure of the store itself (full disk,
+   * lost connection) is never a rejection: it stops the import with a typed error whose
+   * `details.imported` counts the entries committed before it (see `importStoppedError`).
+   */
   rejected: ImportRejection[];
+  /** True when `options.signal` stopped the import before the end of the input. */
+  interrupted?: boolean;
 }
 
 export interface FlushOptions {

@@ -18,6 +18,11 @@ export interface RemoteSettings {
   retryBaseDelayMs?: number;
   /** Upper bound of one retry wait, including `Retry-After`. Default 20 000 ms. */
   retryMaxDelayMs?: number;
+  /**
+   * Waits `ms` before a retry; must reject with `signal.reason` when the signal aborts.
+   * Default: a real timer. Tests inject one to check the chosen delays without waiting.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Texts sent in one request; capped at the provider's own limit. */
   maxBatchSize?: number;
   /** Requests in flight at once for one `embed()` call. Default 4. */

@@ -46,6 +46,7 @@ export class ResilientFetch {
       maxDelayMs: settings.retryMaxDelayMs ?? REMOTE_DEFAULTS.retryMaxDelayMs,
     };
     const url = requestUrl(input);
+    const wait = settings.sleep ?? sleep;
 
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
@@ -68,7 +69,7 @@ export class ResilientFetch {
           );
         }
         if (attempt < maxRetries) {
-          await sleep(retryDelay(attempt, undefined, delays), signal);
+          await wait(retryDelay(attempt, undefined, delays), signal);
           continue;
         }
         throw networkError(identity, kind, url, error);
@@ -80,7 +81,7 @@ export class ResilientFetch {
       const retryable = response.status === 429 || response.status >= 500;
       if (retryable && attempt < maxRetries) {
         const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
-        await sleep(retryDelay(attempt, retryAfter, delays), signal);
+        await wait(retryDelay(attempt, retryAfter, delays), signal);
         continue;
       }
       throw errorForStatus(response.status, new TextDecoder().decode(body), identity, kind, url);

@@ -41,13 +41,19 @@ export async function runMigrations(
     ]);
     // CREATE SCHEMA IF NOT EXISTS still needs the CREATE privilege; skip it when not needed.
     if (!exists.rows[0].present) await client.query(`CREATE SCHEMA ${quoted}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${quoted}.memory_migrations (
+    // Only created when missing: an up-to-date schema opens without a single write, so a
+    // read-only session (a standby, default_transaction_read_only) can still read it.
+    const table = await client.query("SELECT to_regclass($1) IS NOT NULL AS present", [
+      `${quoted}.memory_migrations`,
+    ]);
+    if (!table.rows[0].present)
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${quoted}.memory_migrations (
          version integer PRIMARY KEY,
          name text NOT NULL,
          applied_at timestamptz NOT NULL DEFAULT now()
        )`,
-    );
+      );
     const done = await client.query(`SELECT version FROM ${quoted}.memory_migrations`);
     const versions = new Set(done.rows.map((row: { version: number }) => row.version));
     for (const migration of migrations) {

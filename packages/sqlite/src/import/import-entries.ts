@@ -2,6 +2,7 @@ import {
   type ImportEntry,
   type ImportOptions,
   type ImportReport,
+  importStoppedError,
   MemoryClosedError,
   MemoryError,
   type NormalizedImportEntry,
@@ -9,19 +10,31 @@ import {
   nowIso,
 } from "@memory/api";
 import { withBusyRetry } from "../busy-retry.js";
+import type { EmbeddingJob } from "../embeddings/embedding-jobs.js";
 import { embedInBatches } from "../embeddings/embedding-jobs.js";
-import type { EmbeddingJob } from "../embeddings/embedding-queue.js";
 import { givenVector } from "../embeddings/given-vector.js";
 import { upsertEntry } from "../entry-writer.js";
 import type { Opened } from "../opened-store.js";
-import { beginDeferredFts, finishDeferredFts, isEmptyStore } from "./fts-bulk.js";
+import { toStorageError } from "../storage-errors.js";
 
 // Larger transactions give FTS5 fewer, bigger segments to merge: 1000 -> 5000 measured +15%.
 const IMPORT_BATCH = 5000;
 
 type Batch = { index: number; entry: NormalizedImportEntry }[];
 
-/** Imports in transactions of IMPORT_BATCH entries; a bad entry is reported, not fatal. */
+interface BatchResult {
+  imported: number;
+  rejected: ImportReport["rejected"];
+  toEmbed: EmbeddingJob[];
+}
+
+/**
+ * Imports in transactions of IMPORT_BATCH entries. An invalid entry is reported and skipped; a
+ * failure of the store stops the import with a typed error that counts what was committed; an
+ * abort stops it between batches and resolves with `interrupted: true`. Each batch is indexed
+ * set-based inside its own transaction (`BulkLoadGate`), so other connections see a batch whole
+ * or not at all, whatever happens to this process.
+ */
 export async function importEntries(
   opened: Opened,
   entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
@@ -31,33 +44,34 @@ export async function importEntries(
   let batch: Batch = [];
   let index = 0;
   const namespaces = new Set<string>();
-  const { db } = opened.connection;
-  let deferredFts = false;
+  const { db, bulkLoad, file } = opened.connection;
   const commit = async () => {
-    const toEmbed = await withBusyRetry(() => {
-      // Decided with the first batch, inside its write transaction, so no other writer can make
-      // the store non-empty in between.
-      return db
-        .transaction(() => {
-          if (!deferredFts && report.imported === 0 && isEmptyStore(db)) {
-            beginDeferredFts(db);
-            deferredFts = true;
-          }
-          return importBatch(opened, batch, report);
-        })
-        .immediate();
-    });
+    let result: BatchResult;
+    try {
+      result = await withBusyRetry(() =>
+        db.transaction(() => bulkLoad.loadBatch(db, () => importBatch(opened, batch))).immediate(),
+      );
+    } catch (error) {
+      // The batch rolled back, but its vectors may have reached the in-memory index.
+      opened.vectors.discard();
+      throw importStoppedError(toStorageError(error, file), report);
+    }
+    report.imported += result.imported;
+    report.rejected.push(...result.rejected);
     for (const { entry } of batch) namespaces.add(entry.namespace);
     batch = [];
     options.onProgress?.({ done: index });
-    if (toEmbed.length === 0) return;
-    if (opened.options.deferEmbedding) for (const job of toEmbed) opened.queue.enqueue(job);
-    else await embedInBatches(opened, toEmbed);
+    // Deferred: the committed rows are the work; the worker reads them back when it gets there.
+    if (opened.options.deferEmbedding && opened.embedder.usable) opened.queue.signal();
+    else if (result.toEmbed.length > 0) await embedInBatches(opened, result.toEmbed);
   };
   try {
     for await (const raw of entries) {
       if (opened.isClosed()) throw new MemoryClosedError("sqlite");
-      options.signal?.throwIfAborted();
+      if (options.signal?.aborted) {
+        report.interrupted = true;
+        break;
+      }
       try {
         batch.push({ index, entry: normalizeImportEntry(raw) });
       } catch (error) {
@@ -68,10 +82,8 @@ export async function importEntries(
     }
     if (batch.length > 0) await commit();
   } finally {
-    // Also after a failure or an abort: the rows that were committed become searchable.
-    if (deferredFts && !opened.isClosed()) await withBusyRetry(() => finishDeferredFts(db));
+    for (const namespace of namespaces) opened.invalidate(namespace);
   }
-  for (const namespace of namespaces) opened.invalidate(namespace);
   return report;
 }
 
@@ -80,21 +92,25 @@ function rejection(index: number, raw: unknown, error: unknown) {
     typeof (raw as ImportEntry | undefined)?.key === "string"
       ? (raw as ImportEntry).key
       : undefined;
-  const code = MemoryError.isInstance(error)
-    ? error.code
-    : /UNIQUE/.test(String(error))
-      ? "CONFLICT"
-      : "INVALID_INPUT";
+  const code = MemoryError.isInstance(error) ? error.code : "CONFLICT";
   const message = error instanceof Error ? error.message : String(error);
   return key === undefined ? { index, code, message } : { index, key, code, message };
 }
 
-function importBatch(opened: Opened, batch: Batch, report: ImportReport): EmbeddingJob[] {
-  const jobs: EmbeddingJob[] = [];
+/** An error caused by the entry itself (the import goes on), as opposed to a store failure. */
+function isEntryError(error: unknown): boolean {
+  if (MemoryError.isInstance(error)) return error.code === "INVALID_INPUT";
+  // A UNIQUE violation: the entry's given id belongs to another key.
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT");
+}
+
+function importBatch(opened: Opened, batch: Batch): BatchResult {
+  const result: BatchResult = { imported: 0, rejected: [], toEmbed: [] };
   const now = nowIso();
   // Runs inside the caller's IMMEDIATE transaction. Not a nested db.transaction(): a savepoint
   // around thousands of upserts made every batch slower as the table grew (measured on 60k rows:
-  // 10k rows/s nested against 57k rows/s flat).
+  // 10k rows/s nested against 57k rows/s flat). SQLite undoes a failed statement by itself.
   for (const { index, entry } of batch) {
     try {
       const vector = givenVector(opened, entry.embedding);
@@ -106,18 +122,19 @@ function importBatch(opened: Opened, batch: Batch, report: ImportReport): Embedd
         supersededBy: entry.supersededBy,
       });
       if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
-      else if (opened.embedder.usable) {
-        jobs.push({
+      else if (opened.embedder.usable && !opened.options.deferEmbedding) {
+        result.toEmbed.push({
           docId: row.doc_id,
           namespace: row.namespace,
           hash: row.content_hash,
           content: row.content,
         });
       }
-      report.imported++;
+      result.imported++;
     } catch (error) {
-      report.rejected.push(rejection(index, entry, error));
+      if (!isEntryError(error)) throw error;
+      result.rejected.push(rejection(index, entry, error));
     }
   }
-  return jobs;
+  return result;
 }

@@ -2,6 +2,7 @@ import { BackendUnavailableError } from "@memory/api";
 import type Database from "better-sqlite3";
 import { SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from "./schema.js";
 import { upgradeToV3 } from "./schema-v3.js";
+import { upgradeToV4 } from "./schema-v4.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -39,7 +40,8 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     }
     // Each step moves one version forward; none drops a row.
     if (version < 2) db.exec(SCHEMA_V2);
-    upgradeToV3(db);
+    if (version < 3) upgradeToV3(db);
+    upgradeToV4(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -1,5 +1,5 @@
 /** The current schema version, recorded in `meta.schema_version`. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Schema v1. `doc_id` is an explicit INTEGER PRIMARY KEY because the FTS index refers to it
@@ -79,7 +79,7 @@ CREATE INDEX IF NOT EXISTS embedding_cache_lru ON embedding_cache (access_seq);
  * Schema v2: the full-text triggers stand aside while `meta.fts_deferred` exists. A bulk import
  * into an empty store sets it, writes rows only, and rebuilds the FTS index once at the end:
  * measured 1 s to rebuild 100k rows against about 3 s of per-row trigger work. If the import
- * dies, the flag survives it and the next open rebuilds (see fts-bulk.ts). The vector cleanup
+ * dies, the flag survives it and the next open rebuilds (schema v4 replaced the flag). The vector cleanup
  * of the old delete trigger moves to its own trigger, because it must never be skipped.
  */
 export const SCHEMA_V2 = `

@@ -45,6 +45,11 @@ export class VectorStore {
     this.#index = undefined;
   }
 
+  /** Drops the in-memory copy, which reloads on next use: after a rolled-back write. */
+  discard(): void {
+    this.#index = undefined;
+  }
+
   get loaded(): boolean {
     return this.#index !== undefined;
   }

@@ -133,6 +133,22 @@ export function exportImportGroup(options: ConformanceOptions): void {
       expect(await memory.count()).toBe(2);
     });
 
+    it("stops when its signal aborts, keeps every entry read so far, and says it was interrupted", async () => {
+      const memory = await instances.create();
+      const controller = new AbortController();
+      async function* entries() {
+        for (let i = 0; i < 6000; i++) {
+          if (i === 5500) controller.abort();
+          yield { key: `k${i}`, content: `entry ${i}` };
+        }
+      }
+      const report = await memory.importEntries(entries(), { signal: controller.signal });
+      expect(report).toMatchObject({ imported: 5500, rejected: [], interrupted: true });
+      expect(await memory.count()).toBe(5500);
+      expect(await memory.get("k5499")).not.toBeNull();
+      expect(await memory.get("k5500")).toBeNull();
+    });
+
     it(`streams ${bulk} entries through import and export`, async () => {
       const memory = await instances.create();
       let progress = 0;

@@ -130,7 +130,13 @@ export function filtersGroup(options: ConformanceOptions): void {
 
     it("rejects an invalid namespace or category filter", async () => {
       const memory = await instances.create();
-      for (const bad of [{ namespace: "../etc" }, { categories: ["a/b"] }, { namespace: "" }]) {
+      for (const bad of [
+        { namespace: "a\nb" },
+        { namespace: "n".repeat(257) },
+        { categories: ["a/b"] },
+        { namespace: "" },
+        { since: "2026-01-31t00:00:00z" },
+      ]) {
         const error = await caught(() => memory.list(bad));
         expect(MemoryError.hasCode(error, "INVALID_INPUT")).toBe(true);
       }

@@ -115,11 +115,56 @@ export function hostileInputsGroup(options: ConformanceOptions): void {
         );
       }
       for (const [i, testCase] of hostileNamespaces().entries()) {
+        if (testCase.expect !== "reject") continue;
         let error: unknown;
         await memory
           .store({ key: `ns-${i}`, content: "value", namespace: testCase.value })
           .catch((caught) => (error = caught));
         expect(MemoryError.hasCode(error, "INVALID_INPUT"), testCase.name).toBe(true);
+      }
+      await expectUntouched(memory);
+    });
+
+    it("stores namespaces of any script up to 256 characters and compares them exactly", async () => {
+      const memory = await seeded();
+      const good = hostileNamespaces().filter((testCase) => testCase.expect === "store");
+      expect(good.some((testCase) => testCase.value.length === 256)).toBe(true);
+      for (const [i, testCase] of good.entries()) {
+        const namespace = testCase.value;
+        const stored = await memory.store({ key: "same-key", content: `value ${i}`, namespace });
+        expect(stored.namespace === namespace, `${testCase.name}: namespace changed`).toBe(true);
+      }
+      // Each namespace holds exactly its own entry: "Ä" and "A\u0308", "Team" and "team" are
+      // different namespaces, and none of them is "default".
+      for (const [i, testCase] of good.entries()) {
+        const namespace = testCase.value;
+        const got = await memory.get("same-key", { namespace });
+        expect(got?.content, testCase.name).toBe(`value ${i}`);
+        expect(got?.namespace === namespace, testCase.name).toBe(true);
+        expect(await memory.count({ namespace }), testCase.name).toBe(1);
+        const listed = await memory.list({ namespace });
+        expect(
+          listed.map((entry) => entry.content),
+          testCase.name,
+        ).toEqual([`value ${i}`]);
+        const recalled = await memory.recall("value", { namespace, mode: "bm25", minScore: 0 });
+        expect(
+          recalled.every((entry) => entry.namespace === namespace),
+          testCase.name,
+        ).toBe(true);
+      }
+      const exported: string[] = [];
+      for await (const entry of memory.export({})) exported.push(entry.namespace);
+      for (const testCase of good) {
+        expect(
+          exported.filter((namespace) => namespace === testCase.value),
+          testCase.name,
+        ).toHaveLength(1);
+      }
+      const [first, ...rest] = good;
+      expect(await memory.purgeNamespace(first!.value)).toBe(1);
+      for (const testCase of rest) {
+        expect(await memory.count({ namespace: testCase.value }), testCase.name).toBe(1);
       }
       await expectUntouched(memory);
     });
@@ -143,6 +188,12 @@ export function hostileInputsGroup(options: ConformanceOptions): void {
             ).toBe(true);
           }
         }
+      }
+      // Text no stored entry can hold is refused, never answered as if it were something else.
+      for (const query of ["a\u0000b", "\ud800", "x\udc00y"]) {
+        await expect(memory.recall(query), JSON.stringify(query)).rejects.toMatchObject({
+          code: "INVALID_INPUT",
+        });
       }
       const syntaxHit = await memory.recall("NEAR(a b)", { mode: "bm25" });
       expect(syntaxHit.some((entry) => entry.content === "stored NEAR(a b)")).toBe(true);

@@ -282,7 +282,10 @@ export class InMemoryMemory implements Memory {
     let index = 0;
     for await (const raw of entries) {
       const position = index++;
-      options.signal?.throwIfAborted();
+      if (options.signal?.aborted) {
+        report.interrupted = true;
+        break;
+      }
       try {
         const entry = normalizeImportEntry(raw);
         if (entry.embedding && this.#embedder)
