@@ -83,7 +83,7 @@ describe("load", () => {
       headers,
     });
     expect(((await perClient.json()) as { count: number }).count).toBe(results[3]!.size);
-  // Measured 85 s for 8,000 requests with both cores busy, and over 170 s with more load on top:
-  // the bound is for the worst machine, the test asserts correctness, never speed.
+    // Measured 85 s for 8,000 requests with both cores busy, and over 170 s with more load on top:
+    // the bound is for the worst machine, the test asserts correctness, never speed.
   }, 600_000);
 });
