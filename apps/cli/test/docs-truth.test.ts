@@ -224,7 +224,7 @@ describe("the docs name only what the code has", () => {
     const fake = [
       "Use `@memory/markdown` or `memory frobnicate`.",
       "",
-      "| `hygiene_enabled` | `true` | prunes |",
+      "| `conflict_threshold` | `true` | prunes |",
     ].join("\n");
     const problems = units(fake).flatMap((unit) => [
       ...[...unit.text.matchAll(/@memory\/([a-z]+)/g)]
@@ -236,7 +236,7 @@ describe("the docs name only what the code has", () => {
       "@memory/markdown",
       "`memory frobnicate` is not a command of the CLI",
     ]);
-    expect(UNREAD_MEMORY_KEYS).toContain("hygiene_enabled");
+    expect(UNREAD_MEMORY_KEYS).toContain("conflict_threshold");
     expect(tableKeys("sqlite")).not.toContain("markdown_dir");
   });
 });

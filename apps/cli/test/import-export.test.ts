@@ -144,10 +144,11 @@ describe("memory export", () => {
     expect(text.startsWith("# MEMORY snapshot\n")).toBe(true);
     expect(text).toContain("## namespace: default");
     expect(text).toContain("## namespace: tenant-b");
+    // One line per entry; the metadata is a JSON comment (packages/api README, "Snapshot format").
     expect(text).toMatch(
-      /^- \*\*lang\*\*: Prefers TypeScript <!-- created=\S+Z updated=\S+Z importance=0\.9 -->$/m,
+      /^- \*\*lang\*\*: Prefers TypeScript <!-- memory \{.*"importance":0\.9.*\} -->$/m,
     );
-    expect(text).toContain("- **multi**: Multi\n  line\n  content");
+    expect(text).toMatch(/^- \*\*multi\*\*: Multi\\nline\\ncontent with .* <!-- memory /m);
     // Only core entries: daily and custom categories are not long-term memory.
     expect(text).not.toContain("standup");
     expect(text).not.toContain("Custom category entry");

@@ -6,7 +6,7 @@ import {
   type MemoryEntry,
   normalizeFilter,
 } from "@memory/api";
-import { autosaveTurn, buildMemoryContext } from "@memory/lifecycle";
+import { autosaveTurn, buildMemoryContext, JOB_NAMES, jobStatusFromState } from "@memory/lifecycle";
 import { type Access, canUse, resolveNamespace, visibleNamespaces } from "./access.js";
 import { readNdjsonLines } from "./body.js";
 import { HttpError, toErrorResponse } from "./http-error.js";
@@ -28,6 +28,7 @@ import {
   HealthResponseSchema,
   ImportEntrySchema,
   ImportResponseSchema,
+  JobsResponseSchema,
   KeyParams,
   ListQuery,
   MemoryEntrySchema,
@@ -619,6 +620,31 @@ export const routes: RouteSpec[] = [
       const namespace = resolveNamespace(access, body.namespace);
       const saved = await autosaveTurn(context.memory, defined({ ...body, namespace }));
       return json({ stored: withoutEmbeddings(saved.stored, false), skipped: saved.skipped });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/jobs",
+    operationId: "listJobs",
+    summary: "Maintenance jobs (hygiene, snapshot): last run, next run, last report, last error",
+    description:
+      "Read from the job state in the store, so it shows the runs of every server and `memory worker` on this store. Any valid token may read it; the numbers cover every namespace.",
+    tag: "jobs",
+    responses: {
+      200: { description: "One item per known job.", schema: JobsResponseSchema },
+      401: errorResponses[401],
+    },
+    handler: async ({ context }) => {
+      const jobs = await Promise.all(
+        JOB_NAMES.map(async (name) => {
+          const { running: _running, ...status } = jobStatusFromState(
+            name,
+            await context.memory.getJobState(name),
+          );
+          return status;
+        }),
+      );
+      return json({ jobs });
     },
   }),
 ];

@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       `  config:       ${file ?? "defaults + MEMORY_* environment"}`,
       `  recall:       ${server.embedding ? `${server.embedding.mode}: ${server.embedding.detail}` : "?"}`,
       `  auth:         ${auth}`,
+      `  jobs:         ${server.scheduler ? `${server.scheduler.jobNames.join(", ")} every ${config.memory.hygiene_interval_hours} h (status: GET ${server.url}/v1/jobs)` : "none (hygiene_enabled and snapshot_enabled are off)"}`,
       `  HTTP API:     ${server.url}/v1   (OpenAPI: ${server.url}/openapi.json, health: ${server.url}/healthz)`,
       `  MCP (HTTP):   ${server.url}/mcp`,
       `  MCP (stdio):  ${stdioCommand}`,

@@ -170,6 +170,7 @@ export function buildOpenApiDocument(
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },
       { name: "agent", description: "Agent-loop helpers: memory context and turn autosave." },
+      { name: "jobs", description: "Maintenance jobs (hygiene, snapshot) and their last runs." },
       { name: "health", description: "Liveness, readiness and this document." },
       ...(options.mcp ? [{ name: "mcp", description: "Model Context Protocol endpoint." }] : []),
     ],

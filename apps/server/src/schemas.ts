@@ -345,3 +345,31 @@ export const ReadyResponseSchema = named(
     }),
   }),
 );
+export const JobsResponseSchema = named(
+  "JobsResponse",
+  z.object({
+    jobs: z.array(
+      z.object({
+        name: z.string().describe('"hygiene" or "snapshot".'),
+        lastRunAt: z
+          .string()
+          .nullable()
+          .describe("Start of the last successful run (null: never ran on this store)."),
+        nextRunAt: z
+          .string()
+          .nullable()
+          .describe("When the job is next due; after a failure, at once (the next tick)."),
+        lastError: z
+          .object({ message: z.string(), at: z.string() })
+          .nullable()
+          .describe("The last failure, until a run succeeds."),
+        lastReport: z
+          .unknown()
+          .describe(
+            "What the last run reported: hygiene gives { deleted, rows: { core, conversation, daily, superseded: { before, eligible, deleted, keptByFloor } } }; snapshot { entries, path, bytes }.",
+          ),
+        runs: z.number().int().describe("Successful scheduled runs recorded in this store."),
+      }),
+    ),
+  }),
+);

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { ConfigError, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import { configuredJobs, JobScheduler, type JobSchedulerOptions } from "@memory/lifecycle";
 import { createHttpApp } from "./http-app.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { type OpenedMemory, openMemory } from "./open-memory.js";
@@ -24,6 +25,13 @@ export interface StartServerOptions extends ServerSettingsOverrides {
   /** Close gracefully on SIGTERM/SIGINT, then exit the process. Default false (libraries must not). */
   handleSignals?: boolean;
   loadModule?: (specifier: string) => Promise<unknown>;
+  /**
+   * Run the configuration's maintenance jobs (hygiene, snapshot) in this process, each under a
+   * lease so several servers on one store share them. Default: on when the server opens the
+   * memory, off when `memory` is passed in. An object turns it on with scheduler overrides
+   * (clock, sleep, tick, jobs: for tests and embedders).
+   */
+  jobs?: boolean | Partial<Omit<JobSchedulerOptions, "memory">>;
 }
 
 export interface ServerHandle {
@@ -35,9 +43,11 @@ export interface ServerHandle {
   settings: ServerSettings;
   /** How recall runs (only when the server opened the memory). */
   embedding?: OpenedMemory["embedding"];
+  /** The maintenance-job scheduler, when this server runs one. */
+  scheduler?: JobScheduler;
   /**
    * Graceful shutdown: stop accepting connections, let in-flight requests finish (up to
-   * `shutdownTimeoutMs`), drain deferred embeddings (`memory.flush`), close the memory if the
+   * `shutdownTimeoutMs`), let a running maintenance job finish (same bound), drain deferred embeddings (`memory.flush`), close the memory if the
    * server opened it. Idempotent.
    */
   close(): Promise<void>;
@@ -123,6 +133,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   }
   const { port } = server.address() as AddressInfo;
 
+  const jobs = options.jobs ?? owned;
+  let scheduler: JobScheduler | undefined;
+  if (jobs !== false) {
+    const overrides = jobs === true ? {} : jobs;
+    const scheduled = overrides.jobs ?? configuredJobs(options.config ?? defaultConfig());
+    if (scheduled.length > 0) {
+      scheduler = new JobScheduler({
+        logger,
+        drainTimeoutMs: settings.shutdownTimeoutMs,
+        ...overrides,
+        memory: served,
+        jobs: scheduled,
+      });
+      scheduler.start();
+    }
+  }
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -142,6 +169,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
         await stopped;
       }
       clearTimeout(timer);
+      await scheduler?.stop();
       try {
         await served.flush({ timeoutMs: settings.shutdownTimeoutMs });
       } catch (error) {
@@ -186,5 +214,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     close,
   };
   if (embedding) handle.embedding = embedding;
+  if (scheduler) handle.scheduler = scheduler;
   return handle;
 }

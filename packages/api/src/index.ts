@@ -88,6 +88,18 @@ export {
   UnsupportedOperationError,
 } from "./errors.js";
 export { importStoppedError } from "./import-stopped.js";
+export {
+  leaseFromRow,
+  MAX_JOB_STATE_LENGTH,
+  MAX_LEASE_NAME_LENGTH,
+  MAX_LEASE_TTL_MS,
+  type NormalizedDeleteFilter,
+  normalizeDeleteFilter,
+  serializeJobState,
+  validateLease,
+  validateLeaseName,
+  validateLeaseTtl,
+} from "./lifecycle-validation.js";
 export { NoneMemory } from "./none-memory.js";
 export {
   entryMatchesFilter,
@@ -141,6 +153,43 @@ export {
   searchTerms,
   termMatches,
 } from "./recall/text-analyzer.js";
+export {
+  encodeSnapshotMetadata,
+  escapeSnapshotContent,
+  escapeSnapshotKey,
+  escapeSnapshotNamespace,
+  formatSnapshot,
+  formatSnapshotEntry,
+  formatSnapshotHeader,
+  formatSnapshotNamespace,
+  SNAPSHOT_FORMAT_VERSION,
+  SNAPSHOT_METADATA_CLOSE,
+  SNAPSHOT_METADATA_OPEN,
+  SNAPSHOT_NAMESPACE_PREFIX,
+  SNAPSHOT_TITLE,
+  type SnapshotHeaderOptions,
+  type SnapshotMetadata,
+  snapshotMetadata,
+} from "./snapshot/format.js";
+export {
+  type HydrateOptions,
+  type HydrateReport,
+  hydrateFromSnapshot,
+  hydrationMarkerPath,
+  shouldAutoHydrate,
+} from "./snapshot/hydrate.js";
+export {
+  type ParsedSnapshot,
+  parseSnapshot,
+  type SnapshotProblem,
+  type SnapshotRecord,
+} from "./snapshot/parse.js";
+export {
+  type SnapshotSourceOptions,
+  type SnapshotWriteSummary,
+  writeSnapshotText,
+} from "./snapshot/snapshot-chunks.js";
+export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
 export type {
   ChatMessage,
   ChatModel,
@@ -152,6 +201,7 @@ export {
   type EmbedOptions,
   embeddingFingerprint,
 } from "./types/embedding-provider.js";
+export type { DeleteFilter, DeleteReport, JobState, Lease } from "./types/lifecycle.js";
 export type {
   BackfillOptions,
   Capabilities,

@@ -1,4 +1,12 @@
 import { MemoryClosedError } from "./errors.js";
+import {
+  normalizeDeleteFilter,
+  serializeJobState,
+  validateLease,
+  validateLeaseName,
+  validateLeaseTtl,
+} from "./lifecycle-validation.js";
+import type { DeleteFilter, DeleteReport, JobState, Lease } from "./types/lifecycle.js";
 import type {
   Capabilities,
   EmbeddingJobReport,
@@ -12,6 +20,11 @@ import { normalizeStoreInput, nowIso } from "./validation.js";
 /**
  * The degraded `none` backend: remembers nothing and finds nothing. It exists only so an agent
  * keeps running when its real store cannot be opened; `healthCheck()` reports why.
+ *
+ * Lifecycle jobs: `deleteEntries` deletes nothing (a zero report); `acquireLease` always grants
+ * (there is no shared store to coordinate through, so only one process can be assumed) with a
+ * fresh token each time; `releaseLease` returns true for a well-formed lease; job state is not
+ * kept (`getJobState` returns null), so a job on the none backend runs as if for the first time.
  */
 export class NoneMemory implements Memory {
   readonly name = "none";
@@ -25,6 +38,7 @@ export class NoneMemory implements Memory {
   };
   readonly #reason: string;
   #closed = false;
+  #tokens = 0;
 
   constructor(reason = "the none backend was configured") {
     this.#reason = reason;
@@ -97,6 +111,36 @@ export class NoneMemory implements Memory {
   async markSuperseded(): Promise<boolean> {
     this.#open();
     return false;
+  }
+  async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    this.#open();
+    normalizeDeleteFilter(filter);
+    return { deleted: 0, byCategory: {} };
+  }
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    this.#open();
+    const lease: Lease = {
+      name: validateLeaseName(name),
+      holder: validateLeaseName(holder, "lease holder"),
+      token: ++this.#tokens,
+      expiresAt: new Date(Date.now() + validateLeaseTtl(ttlMs)).toISOString(),
+    };
+    return lease;
+  }
+  async releaseLease(lease: Lease): Promise<boolean> {
+    this.#open();
+    validateLease(lease);
+    return true;
+  }
+  async getJobState(job: string): Promise<JobState | null> {
+    this.#open();
+    validateLeaseName(job, "job name");
+    return null;
+  }
+  async setJobState(job: string, state: JobState): Promise<void> {
+    this.#open();
+    validateLeaseName(job, "job name");
+    serializeJobState(state);
   }
   async healthCheck(): Promise<HealthReport> {
     return {

@@ -3,6 +3,8 @@ import {
   type Capabilities,
   type CountOptions,
   DEFAULT_NAMESPACE,
+  type DeleteFilter,
+  type DeleteReport,
   type EmbeddingJobReport,
   type ExportFilter,
   type FlushOptions,
@@ -12,7 +14,9 @@ import {
   type ImportOptions,
   type ImportReport,
   isMatchAllQuery,
+  type JobState,
   type KeyOptions,
+  type Lease,
   type ListOptions,
   type Memory,
   MemoryClosedError,
@@ -243,6 +247,33 @@ export class LucidMemory implements Memory {
   async markSuperseded(oldKey: string, newKey: string, options?: KeyOptions): Promise<boolean> {
     this.#check();
     return this.#local.markSuperseded(oldKey, newKey, options);
+  }
+
+  /** Deletes from the local store only, like `forget`: the external tool is never asked to delete. */
+  async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    this.#check();
+    return this.#local.deleteEntries(filter);
+  }
+
+  /** Leases live in the local store, so every process on one local database shares them; expiry follows its clock (`sqlite.now`). */
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    this.#check();
+    return this.#local.acquireLease(name, holder, ttlMs);
+  }
+
+  async releaseLease(lease: Lease): Promise<boolean> {
+    this.#check();
+    return this.#local.releaseLease(lease);
+  }
+
+  async getJobState(job: string): Promise<JobState | null> {
+    this.#check();
+    return this.#local.getJobState(job);
+  }
+
+  async setJobState(job: string, state: JobState): Promise<void> {
+    this.#check();
+    return this.#local.setJobState(job, state);
   }
 
   async healthCheck(): Promise<HealthReport> {

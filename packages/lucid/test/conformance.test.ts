@@ -39,7 +39,7 @@ const variants: [string, LucidMemoryOptions][] = [
 for (const [name, lucid] of variants) {
   runConformanceSuite({
     name,
-    create: async ({ embedder, settings }) =>
+    create: async ({ embedder, settings, now }) =>
       createLucidMemory({
         ...lucid,
         logger: () => {},
@@ -47,17 +47,23 @@ for (const [name, lucid] of variants) {
           path: join(tempDir(), "brain.db"),
           ...settings,
           ...(embedder ? { embedder } : {}),
+          ...(now ? { now } : {}),
           logger: () => {},
         },
       }),
     createShared: async () => {
       const path = join(tempDir(), "brain.db");
       return {
-        open: async ({ embedder }) =>
+        open: async ({ embedder, now }) =>
           createLucidMemory({
             ...lucid,
             logger: () => {},
-            sqlite: { path, ...(embedder ? { embedder } : {}), logger: () => {} },
+            sqlite: {
+              path,
+              ...(embedder ? { embedder } : {}),
+              ...(now ? { now } : {}),
+              logger: () => {},
+            },
           }),
       };
     },

@@ -2,6 +2,8 @@ import {
   type BackfillOptions,
   type Capabilities,
   type CountOptions,
+  type DeleteFilter,
+  type DeleteReport,
   type EmbeddingJobReport,
   type EmbeddingProvider,
   EmbeddingWorker,
@@ -13,11 +15,14 @@ import {
   type ImportOptions,
   type ImportReport,
   InvalidInputError,
+  type JobState,
   type KeyOptions,
+  type Lease,
   type ListOptions,
   type Memory,
   MemoryClosedError,
   type MemoryEntry,
+  normalizeDeleteFilter,
   normalizeFilter,
   normalizeStoreInput,
   nowIso,
@@ -38,6 +43,13 @@ import { embedDocuments, embedMissing, pendingCount, pendingSource } from "./emb
 import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "./entry-row.js";
 import { filterConditions, type Tables, whereClause } from "./filter-sql.js";
 import { type BulkIndexes, importEntries } from "./import-entries.js";
+import {
+  acquireLease,
+  deleteMatchingEntries,
+  getJobState,
+  releaseLease,
+  setJobState,
+} from "./lifecycle-sql.js";
 import { runMigrations, SCHEMA_VERSION } from "./migrations/index.js";
 import {
   type PostgresMemoryOptions,
@@ -82,9 +94,12 @@ export class PostgresMemory implements Memory {
   #vector: VectorState | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
+  /** Judges lease expiry (and recall's time decay); the `now` option, default `Date.now`. */
+  readonly #now: () => number;
 
   constructor(options: PostgresMemoryOptions) {
     this.#options = resolvePostgresOptions(options);
+    this.#now = options.now ?? Date.now;
     this.#embedder =
       options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined;
     this.#ownsPool = options.pool === undefined;
@@ -345,6 +360,32 @@ export class PostgresMemory implements Memory {
       namespace === undefined ? [sessionId] : [sessionId, namespace],
     );
     return result.rowCount ?? 0;
+  }
+
+  async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    normalizeDeleteFilter(filter);
+    await this.#open();
+    return deleteMatchingEntries(this.#db, this.#tables.memories, filter);
+  }
+
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    await this.#open();
+    return acquireLease(this.#db, this.#schema, this.#now, name, holder, ttlMs);
+  }
+
+  async releaseLease(lease: Lease): Promise<boolean> {
+    await this.#open();
+    return releaseLease(this.#db, this.#schema, lease);
+  }
+
+  async getJobState(job: string): Promise<JobState | null> {
+    await this.#open();
+    return getJobState(this.#db, this.#schema, job);
+  }
+
+  async setJobState(job: string, state: JobState): Promise<void> {
+    await this.#open();
+    return setJobState(this.#db, this.#schema, job, state);
   }
 
   async topCore(limit: number, options: KeyOptions = {}): Promise<MemoryEntry[]> {

@@ -46,6 +46,8 @@ describe("postgres: migrations", () => {
       [schema],
     );
     expect(tables.map((row) => row.table_name)).toEqual([
+      "job_state",
+      "leases",
       "memories",
       "memory_meta",
       "memory_migrations",
@@ -79,7 +81,7 @@ describe("postgres: migrations", () => {
   });
 
   it("upgrades a version 1 schema: every row kept, search terms filled, statistics built", async () => {
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
     const schema = schemas.next();
     const quoted = `"${schema}"`;
     // Version 1 exactly as the previous release left it: its migration, then rows written
@@ -119,11 +121,11 @@ describe("postgres: migrations", () => {
     }
     const memory = createPostgresMemory({ connectionString: TEST_URL, schema });
     try {
-      expect((await memory.healthCheck()).details.schemaVersion).toBe(2);
+      expect((await memory.healthCheck()).details.schemaVersion).toBe(SCHEMA_VERSION);
       const versions = await admin<{ version: number }>(
         `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
       );
-      expect(versions.map((row) => row.version)).toEqual([1, 2]);
+      expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
       const stored = await admin<{
         id: string;
         namespace: string;

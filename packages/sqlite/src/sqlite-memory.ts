@@ -3,6 +3,8 @@ import {
   type Capabilities,
   ConfigError,
   type CountOptions,
+  type DeleteFilter,
+  type DeleteReport,
   type EmbeddingJobReport,
   EmbeddingWorker,
   type ExportFilter,
@@ -13,7 +15,9 @@ import {
   type ImportOptions,
   type ImportReport,
   InvalidInputError,
+  type JobState,
   type KeyOptions,
+  type Lease,
   type ListOptions,
   type Memory,
   MemoryClosedError,
@@ -27,6 +31,7 @@ import {
   validateKey,
   validateNamespace,
 } from "@memory/api";
+import { deleteMatchingEntries } from "./bulk-delete.js";
 import { withBusyRetry } from "./busy-retry.js";
 import { forgetEntry, purgeNamespaceEntries, purgeSessionEntries } from "./delete-entries.js";
 import { EmbedderState } from "./embeddings/embedder-state.js";
@@ -47,6 +52,7 @@ import {
 } from "./entry-queries.js";
 import { healthReport } from "./health-report.js";
 import { importEntries } from "./import/import-entries.js";
+import { acquireLease, getJobState, releaseLease, setJobState } from "./leases.js";
 import { migrate } from "./migrations/migrate.js";
 import { openDatabase } from "./open-database.js";
 import type { Opened } from "./opened-store.js";
@@ -292,6 +298,41 @@ export class SqliteMemory implements Memory {
         return result.changes > 0;
       },
       (none) => none.markSuperseded(),
+    );
+  }
+
+  async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    return this.#use(
+      (opened) => deleteMatchingEntries(opened, filter),
+      (none) => none.deleteEntries(filter),
+    );
+  }
+
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    return this.#use(
+      (opened) => acquireLease(opened, this.#input.now ?? Date.now, name, holder, ttlMs),
+      (none) => none.acquireLease(name, holder, ttlMs),
+    );
+  }
+
+  async releaseLease(lease: Lease): Promise<boolean> {
+    return this.#use(
+      (opened) => releaseLease(opened, lease),
+      (none) => none.releaseLease(lease),
+    );
+  }
+
+  async getJobState(job: string): Promise<JobState | null> {
+    return this.#use(
+      (opened) => getJobState(opened, job),
+      (none) => none.getJobState(job),
+    );
+  }
+
+  async setJobState(job: string, state: JobState): Promise<void> {
+    return this.#use(
+      (opened) => setJobState(opened, job, state),
+      (none) => none.setJobState(job, state),
     );
   }
 

@@ -26,7 +26,7 @@ export interface SqliteMemoryOptions extends Partial<RetrievalSettings> {
   fallbackToNone?: boolean;
   /** Where warnings go (fallback to none, adopted legacy vectors). Default `console.warn`. */
   logger?: (message: string) => void;
-  /** Clock for recall's time decay (tests). Default `Date.now`. */
+  /** Clock for recall's time decay and lease expiry (tests). Default `Date.now`. */
   now?: () => number;
   /**
    * When the deferred-embedding worker wakes up by itself (resume after open, retry backoff),

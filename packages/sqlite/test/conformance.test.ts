@@ -4,18 +4,24 @@ import { tempDbPath } from "./helpers.js";
 
 runConformanceSuite({
   name: "sqlite",
-  create: async ({ embedder, settings }) =>
+  create: async ({ embedder, settings, now }) =>
     createSqliteMemory({
       path: tempDbPath(),
       ...settings,
+      ...(now ? { now } : {}),
       ...(embedder ? { embedder } : {}),
       logger: () => {},
     }),
   createShared: async () => {
     const path = tempDbPath();
     return {
-      open: async ({ embedder }) =>
-        createSqliteMemory({ path, ...(embedder ? { embedder } : {}), logger: () => {} }),
+      open: async ({ embedder, now }) =>
+        createSqliteMemory({
+          path,
+          ...(embedder ? { embedder } : {}),
+          ...(now ? { now } : {}),
+          logger: () => {},
+        }),
     };
   },
 });

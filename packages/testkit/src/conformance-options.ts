@@ -12,6 +12,11 @@ export interface FactoryContext {
    * the factory ignores them.
    */
   settings?: Partial<RetrievalSettings>;
+  /**
+   * The clock the backend must use for lease expiry (its `now` option), in epoch milliseconds.
+   * The leases group passes one it moves by hand; factories must pass it on.
+   */
+  now?: () => number;
 }
 
 /** A store that can be opened several times (see {@link ConformanceOptions.createShared}). */
@@ -54,4 +59,6 @@ export type ConformanceGroup =
   | "recallScores"
   | "recallOrder"
   | "earlyReturn"
-  | "degradedRecall";
+  | "degradedRecall"
+  | "bulkDelete"
+  | "leases";

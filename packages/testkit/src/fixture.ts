@@ -1,6 +1,6 @@
 import type { EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
 import { afterEach } from "vitest";
-import type { ConformanceOptions } from "./conformance-options.js";
+import type { ConformanceOptions, FactoryContext } from "./conformance-options.js";
 
 /**
  * Tracks the instances a group opens and closes them after each test, so a failing assertion
@@ -23,13 +23,27 @@ export function useInstances(options: ConformanceOptions) {
       open.push(memory);
       return memory;
     },
+    /** A fresh instance opened with the whole context (e.g. an injected clock). */
+    async createWith(context: FactoryContext): Promise<Memory> {
+      const memory = await options.create(context);
+      open.push(memory);
+      return memory;
+    },
     /** A shared store whose every `open` is tracked and closed after the test. */
-    async shared(): Promise<{ open(embedder?: EmbeddingProvider): Promise<Memory> }> {
+    async shared(): Promise<{
+      open(embedder?: EmbeddingProvider): Promise<Memory>;
+      openWith(context: FactoryContext): Promise<Memory>;
+    }> {
       if (!options.createShared) throw new Error("createShared is required for this test");
       const store = await options.createShared();
       return {
         async open(embedder?: EmbeddingProvider) {
           const memory = await store.open(embedder ? { embedder } : {});
+          open.push(memory);
+          return memory;
+        },
+        async openWith(context: FactoryContext) {
+          const memory = await store.open(context);
           open.push(memory);
           return memory;
         },

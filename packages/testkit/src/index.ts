@@ -4,6 +4,7 @@ export type {
   FactoryContext,
   SharedStore,
 } from "./conformance-options.js";
+export { bulkDeleteGroup } from "./groups/bulk-delete.js";
 export { closeGroup } from "./groups/close.js";
 export { concurrencyGroup } from "./groups/concurrency.js";
 export { crudGroup } from "./groups/crud.js";
@@ -13,6 +14,7 @@ export { exportImportGroup } from "./groups/export-import.js";
 export { filtersGroup } from "./groups/filters.js";
 export { hostileInputsGroup } from "./groups/hostile-inputs.js";
 export { keywordRecallGroup } from "./groups/keyword-recall.js";
+export { leasesGroup } from "./groups/leases.js";
 export { listCountGroup } from "./groups/list-count.js";
 export { purgeGroup } from "./groups/purge.js";
 export { recallOrderGroup } from "./groups/recall-order.js";

@@ -1,4 +1,5 @@
 import type { ConformanceGroup, ConformanceOptions } from "./conformance-options.js";
+import { bulkDeleteGroup } from "./groups/bulk-delete.js";
 import { closeGroup } from "./groups/close.js";
 import { concurrencyGroup } from "./groups/concurrency.js";
 import { crudGroup } from "./groups/crud.js";
@@ -8,6 +9,7 @@ import { exportImportGroup } from "./groups/export-import.js";
 import { filtersGroup } from "./groups/filters.js";
 import { hostileInputsGroup } from "./groups/hostile-inputs.js";
 import { keywordRecallGroup } from "./groups/keyword-recall.js";
+import { leasesGroup } from "./groups/leases.js";
 import { listCountGroup } from "./groups/list-count.js";
 import { purgeGroup } from "./groups/purge.js";
 import { recallOrderGroup } from "./groups/recall-order.js";
@@ -32,6 +34,8 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   recallOrder: recallOrderGroup,
   earlyReturn: earlyReturnGroup,
   degradedRecall: degradedRecallGroup,
+  bulkDelete: bulkDeleteGroup,
+  leases: leasesGroup,
 };
 
 /**

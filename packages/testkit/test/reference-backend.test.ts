@@ -14,14 +14,19 @@ function memoryToml(settings: Partial<RetrievalSettings> = {}): Partial<MemorySe
 // The reference backend passing every group is what proves the suite itself.
 runConformanceSuite({
   name: "in-memory reference",
-  create: async ({ embedder, settings }) =>
-    createInMemoryMemory({ ...(embedder ? { embedder } : {}), settings: memoryToml(settings) }),
+  create: async ({ embedder, settings, now }) =>
+    createInMemoryMemory({
+      ...(embedder ? { embedder } : {}),
+      ...(now ? { now } : {}),
+      settings: memoryToml(settings),
+    }),
   createShared: async () => {
     const store = new InMemoryStore();
     return {
-      open: async ({ embedder, settings }) =>
+      open: async ({ embedder, settings, now }) =>
         createInMemoryMemory({
           store,
+          ...(now ? { now } : {}),
           ...(embedder ? { embedder } : {}),
           settings: memoryToml(settings),
         }),

@@ -156,6 +156,19 @@ export function buildProgram(output: Output, state: RunState): Command {
     .action(action(() => import("../commands/import.js")));
 
   program
+    .command("snapshot")
+    .description("write the core entries to the Markdown snapshot now (atomically)")
+    .option("--path <file>", "snapshot file (default: snapshot_path or data_dir)")
+    .action(action(() => import("../commands/snapshot.js")));
+
+  program
+    .command("hydrate")
+    .description("re-import a snapshot's entries; stored namespace + keys are skipped")
+    .option("--path <file>", "snapshot file (default: snapshot_path or data_dir)")
+    .option("--dry-run", "only report what would be restored")
+    .action(action(() => import("../commands/hydrate.js")));
+
+  program
     .command("reindex")
     .description("re-embed every entry with the configured provider and record its fingerprint")
     .option("--batch-size <n>", "texts per provider call", parsePositive)
@@ -171,6 +184,22 @@ export function buildProgram(output: Output, state: RunState): Command {
     .command("doctor")
     .description("check configuration, backend, full text, embeddings, pending work and size")
     .action(action(() => import("../commands/doctor.js")));
+
+  program
+    .command("hygiene")
+    .description("prune stale conversation and daily entries now (never core), every namespace")
+    .option("--dry-run", "report what would be deleted; delete nothing")
+    .action(action(() => import("../commands/hygiene.js")));
+
+  program
+    .command("jobs")
+    .description("maintenance jobs (hygiene, snapshot): last run, next run, last result")
+    .action(action(() => import("../commands/jobs.js")));
+
+  program
+    .command("worker")
+    .description("run only the maintenance jobs on their schedule until Ctrl-C")
+    .action(action(() => import("../commands/worker.js")));
 
   program
     .command("migrate")

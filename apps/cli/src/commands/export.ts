@@ -1,7 +1,6 @@
 import path from "node:path";
-import type { ExportFilter, Memory } from "@memory/api";
+import { type ExportFilter, type Memory, writeSnapshotText } from "@memory/api";
 import type { CommandHandler } from "../cli/lazy-action.js";
-import { snapshotHeader, snapshotLine, snapshotNamespaceHeading } from "../io/snapshot-format.js";
 import { fileSink, stdoutSink, type TextSink } from "../io/text-sink.js";
 import { VERSION } from "../version.js";
 import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
@@ -27,36 +26,20 @@ async function writeSnapshot(
   filter: ExportFilter,
   sink: TextSink,
 ): Promise<number> {
-  // Core, live entries only: the snapshot is the long-term memory a lost store is rebuilt from.
-  const coreFilter: ExportFilter = { ...filter, categories: ["core"], includeSuperseded: false };
-  delete coreFilter.withEmbeddings;
-  await sink.write(snapshotHeader(VERSION, new Date().toISOString()));
-  let count = 0;
-  let namespace: string | undefined;
-  // Export streams oldest first across namespaces, so one namespace's entries are not
-  // contiguous; a pass per namespace keeps each under one heading without buffering entries.
-  const namespaces =
-    filter.namespace !== undefined ? [filter.namespace] : await listNamespaces(memory, coreFilter);
-  for (const current of namespaces) {
-    for await (const entry of memory.export({ ...coreFilter, namespace: current })) {
-      if (namespace !== current) {
-        await sink.write(snapshotNamespaceHeading(current));
-        namespace = current;
-      }
-      await sink.write(snapshotLine(entry));
-      count += 1;
-    }
-  }
-  return count;
+  // Core entries only, in the shared format of @memory/api (the one `memory hydrate` reads).
+  const { namespace, categories: _categories, withEmbeddings: _embeddings, ...rest } = filter;
+  const summary = await writeSnapshotText(memory, (chunk) => sink.write(chunk), {
+    ...(namespace !== undefined ? { namespaces: [namespace] } : {}),
+    filter: rest,
+    generator: `memory ${VERSION}`,
+  });
+  return summary.entries;
 }
 
-async function listNamespaces(memory: Memory, filter: ExportFilter): Promise<string[]> {
-  const seen = new Set<string>();
-  for await (const entry of memory.export(filter)) seen.add(entry.namespace);
-  return [...seen].sort();
-}
-
-/** `memory export`: JSONL (one entry per line, oldest first) or a Markdown snapshot. */
+/**
+ * `memory export`: JSONL (one entry per line, oldest first) or a Markdown snapshot of the core
+ * entries (`formatSnapshot` of @memory/api; `memory hydrate --path` reads it back).
+ */
 const exportCommand: CommandHandler = async (context, _args, options) => {
   const {
     output: file,

@@ -1,5 +1,7 @@
 import { ConfigError } from "../errors.js";
 import { NoneMemory } from "../none-memory.js";
+import { hydrateFromSnapshot, shouldAutoHydrate } from "../snapshot/hydrate.js";
+import { configuredSnapshotPath } from "../snapshot/snapshot-path.js";
 import type { EmbeddingProvider } from "../types/embedding-provider.js";
 import type { Memory } from "../types/memory.js";
 import {
@@ -47,6 +49,13 @@ export interface OpenConfiguredMemoryOptions {
   embedder?: EmbeddingProvider;
   /** Loads `@memory/<backend>` and `@memory/embeddings`; see `CreateMemoryOptions.loadModule`. */
   loadModule?: ModuleLoader;
+  /**
+   * With `auto_hydrate` on (the default), a store that is missing or nearly empty is rebuilt
+   * from the snapshot (`shouldAutoHydrate`). `false` skips that (`memory hydrate` does its own).
+   */
+  autoHydrate?: boolean;
+  /** Where the one line about an automatic hydration goes; default stderr. */
+  log?: (line: string) => void;
 }
 
 /** The reason given when the configuration turns embeddings off. */
@@ -152,7 +161,32 @@ export async function openConfiguredMemory(
     config,
     chosen.provider ? { embedder: chosen.provider } : {},
   );
+  if (config.memory.auto_hydrate && options.autoHydrate !== false) {
+    try {
+      await autoHydrate(memory, configuredSnapshotPath(config), options.log);
+    } catch (error) {
+      await memory.close().catch(() => {});
+      throw error;
+    }
+  }
   return { memory, provider: chosen.provider, providerReason: chosen.reason };
+}
+
+/** Rebuilds a lost store from its snapshot when `shouldAutoHydrate` says so; one log line. */
+async function autoHydrate(
+  memory: Memory,
+  snapshotPath: string,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<void> {
+  if (!(await shouldAutoHydrate(memory, snapshotPath))) return;
+  const report = await hydrateFromSnapshot(memory, snapshotPath);
+  const problems =
+    report.problems.length === 0
+      ? ""
+      : `; ${report.problems.length} unreadable or refused (run \`memory hydrate\` to list them)`;
+  log(
+    `auto_hydrate: restored ${report.imported} ${report.imported === 1 ? "entry" : "entries"} from ${snapshotPath} (${report.skipped} already stored${problems})`,
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { DeleteFilter, DeleteReport, JobState, Lease } from "./lifecycle.js";
 import type {
   CountOptions,
   ExportFilter,
@@ -161,6 +162,36 @@ export interface Memory extends AsyncDisposable {
   topCore(limit: number, options?: KeyOptions): Promise<MemoryEntry[]>;
   /** Marks `oldKey` superseded by `newKey`; true when `oldKey` existed. */
   markSuperseded(oldKey: string, newKey: string, options?: KeyOptions): Promise<boolean>;
+  /**
+   * Deletes, in one step, every entry that matches `filter` (one namespace, by default
+   * `"default"`, or `allNamespaces`; optionally only some categories, only entries whose
+   * `updatedAt` is before `olderThan`, only superseded or only current ones), except the
+   * retention floor: with `keepNewest: N`, the N newest entries of each (namespace, category),
+   * by `updatedAt` then key, are kept whatever the other conditions say. Deleted entries are gone
+   * from `get`, `list`, `count`, `recall` and `export` (and from the vector index). With
+   * `dryRun` nothing is deleted and the report gives the same numbers. Throws INVALID_INPUT for
+   * an inconsistent filter (`namespace` with `allNamespaces`, empty `categories`, a negative or
+   * fractional `keepNewest`, an `olderThan` that is not RFC 3339).
+   */
+  deleteEntries(filter: DeleteFilter): Promise<DeleteReport>;
+  /**
+   * Atomically takes the lease `name` for `holder` for `ttlMs` milliseconds (1 to 86,400,000)
+   * when it is free, expired, or already held by `holder` (then it extends it, same token).
+   * Returns null when another holder has it. Every instance over one store (every process on
+   * one database) sees the same leases; expiry is judged by the memory's clock (its `now`
+   * option). The token strictly increases each time the lease is taken after being free,
+   * released or expired: pass it along with writes a stale holder must not make (fencing).
+   */
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null>;
+  /**
+   * Releases only if name, holder and token still match (a stale holder whose lease was reclaimed gets false and changes nothing).
+   * A released lease can be taken at once, with a new token.
+   */
+  releaseLease(lease: Lease): Promise<boolean>;
+  /** The state last saved for `job` in this store, or null. */
+  getJobState(job: string): Promise<JobState | null>;
+  /** Replaces the state of `job` (a JSON object of at most 1 MiB; what JSON drops is not kept). */
+  setJobState(job: string, state: JobState): Promise<void>;
   healthCheck(): Promise<HealthReport>;
   /** Re-embeds every entry with the current provider and records its fingerprint. */
   reindex(options?: ReindexOptions): Promise<EmbeddingJobReport>;

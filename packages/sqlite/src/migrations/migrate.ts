@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import { SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from "./schema.js";
 import { upgradeToV3 } from "./schema-v3.js";
 import { upgradeToV4 } from "./schema-v4.js";
+import { upgradeToV5 } from "./schema-v5.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -41,7 +42,8 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     // Each step moves one version forward; none drops a row.
     if (version < 2) db.exec(SCHEMA_V2);
     if (version < 3) upgradeToV3(db);
-    upgradeToV4(db);
+    if (version < 4) upgradeToV4(db);
+    upgradeToV5(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

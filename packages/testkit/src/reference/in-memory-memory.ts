@@ -3,6 +3,8 @@ import {
   type Capabilities,
   type CountOptions,
   computeImportance,
+  type DeleteFilter,
+  type DeleteReport,
   defaultConfig,
   type EmbeddingJobReport,
   type EmbeddingProvider,
@@ -15,14 +17,18 @@ import {
   type ImportReport,
   InMemoryRecallStages,
   InvalidInputError,
+  type JobState,
   type KeyOptions,
+  type Lease,
   type ListOptions,
+  leaseFromRow,
   type Memory,
   MemoryClosedError,
   type MemoryEntry,
   MemoryError,
   type MemorySettings,
   type NormalizedFilter,
+  normalizeDeleteFilter,
   normalizeFilter,
   normalizeImportEntry,
   normalizeStoreInput,
@@ -32,8 +38,12 @@ import {
   type ReindexOptions,
   retrievalSettingsFromConfig,
   type StoreInput,
+  serializeJobState,
   validateEmbedding,
   validateKey,
+  validateLease,
+  validateLeaseName,
+  validateLeaseTtl,
   validateLimit,
   validateNamespace,
   validateSessionId,
@@ -47,6 +57,8 @@ export interface InMemoryMemoryOptions {
   embedder?: EmbeddingProvider;
   /** Retrieval settings (`search_mode`, `merge_strategy`, ...); defaults as in `memory.toml`. */
   settings?: Partial<MemorySettings>;
+  /** Clock for lease expiry (tests); default `Date.now`. */
+  now?: () => number;
 }
 
 function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
@@ -83,10 +95,12 @@ export class InMemoryMemory implements Memory {
   readonly #store: InMemoryStore;
   readonly #embedder: EmbeddingProvider | undefined;
   readonly #engine: RecallEngine;
+  readonly #now: () => number;
   #closed = false;
 
   constructor(options: InMemoryMemoryOptions = {}) {
     this.#store = options.store ?? new InMemoryStore();
+    this.#now = options.now ?? Date.now;
     this.#embedder =
       options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined;
     const store = this.#store;
@@ -366,6 +380,95 @@ export class InMemoryMemory implements Memory {
     row.entry.supersededBy = newKey;
     this.#written();
     return true;
+  }
+
+  async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    this.#open();
+    const normalized = normalizeDeleteFilter(filter);
+    // The floor ranks every entry of a (namespace, category), whatever the other conditions.
+    const groups = new Map<string, StoredRow[]>();
+    for (const row of this.#store.rows.values()) {
+      const { namespace, category } = row.entry;
+      if (normalized.namespace !== undefined && namespace !== normalized.namespace) continue;
+      if (normalized.categories && !normalized.categories.includes(category)) continue;
+      const group = InMemoryStore.id(namespace, category);
+      const rows = groups.get(group);
+      if (rows) rows.push(row);
+      else groups.set(group, [row]);
+    }
+    const report: DeleteReport = { deleted: 0, byCategory: {} };
+    const doomed: string[] = [];
+    for (const rows of groups.values()) {
+      rows.sort((a, b) =>
+        a.entry.updatedAt !== b.entry.updatedAt
+          ? a.entry.updatedAt < b.entry.updatedAt
+            ? 1
+            : -1
+          : a.entry.key < b.entry.key
+            ? 1
+            : -1,
+      );
+      rows.forEach((row, rank) => {
+        const { entry } = row;
+        if (normalized.olderThan !== undefined && !(entry.updatedAt < normalized.olderThan)) return;
+        if (
+          normalized.superseded !== undefined &&
+          normalized.superseded !== (entry.supersededBy !== undefined)
+        )
+          return;
+        const counts = report.byCategory[entry.category] ?? { eligible: 0, deleted: 0 };
+        report.byCategory[entry.category] = counts;
+        counts.eligible++;
+        if (rank < normalized.keepNewest) return;
+        counts.deleted++;
+        report.deleted++;
+        doomed.push(InMemoryStore.id(entry.namespace, entry.key));
+      });
+    }
+    if (!normalized.dryRun && doomed.length > 0) {
+      for (const id of doomed) this.#store.rows.delete(id);
+      this.#written();
+    }
+    return report;
+  }
+
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    this.#open();
+    const leaseName = validateLeaseName(name);
+    const leaseHolder = validateLeaseName(holder, "lease holder");
+    const ttl = validateLeaseTtl(ttlMs);
+    const now = this.#now();
+    const current = this.#store.leases.get(leaseName);
+    const free = !current || current.expiresAtMs <= now;
+    if (!free && current.holder !== leaseHolder) return null;
+    const next = {
+      holder: leaseHolder,
+      token: free ? (current?.token ?? 0) + 1 : current.token,
+      expiresAtMs: now + ttl,
+    };
+    this.#store.leases.set(leaseName, next);
+    return leaseFromRow({ name: leaseName, ...next });
+  }
+
+  async releaseLease(lease: Lease): Promise<boolean> {
+    this.#open();
+    const { name, holder, token } = validateLease(lease);
+    const current = this.#store.leases.get(name);
+    if (!current || current.holder !== holder || current.token !== token) return false;
+    // Kept, expired, so the next holder's token still goes up.
+    current.expiresAtMs = 0;
+    return true;
+  }
+
+  async getJobState(job: string): Promise<JobState | null> {
+    this.#open();
+    const text = this.#store.jobStates.get(validateLeaseName(job, "job name"));
+    return text === undefined ? null : (JSON.parse(text) as JobState);
+  }
+
+  async setJobState(job: string, state: JobState): Promise<void> {
+    this.#open();
+    this.#store.jobStates.set(validateLeaseName(job, "job name"), serializeJobState(state));
   }
 
   async healthCheck(): Promise<HealthReport> {

@@ -17,6 +17,10 @@ export class InMemoryStore {
   fingerprint: string | undefined;
   /** Bumped on every write; instances use it to invalidate their hot caches. */
   version = 0;
+  /** Leases by name; a released lease stays (expired) so its token keeps counting. */
+  readonly leases = new Map<string, { holder: string; token: number; expiresAtMs: number }>();
+  /** Job states by job name, as JSON text (what a persistent backend would hold). */
+  readonly jobStates = new Map<string, string>();
 
   static id(namespace: string, key: string): string {
     return `${namespace}\u0000${key}`;

@@ -1,0 +1,39 @@
+import { configuredJobs, JobScheduler } from "@memory/lifecycle";
+import type { CommandHandler } from "../cli/lazy-action.js";
+import { untilSignal } from "../store/load-server.js";
+
+/**
+ * `memory worker`: runs only the maintenance scheduler (hygiene, snapshot) until SIGINT/SIGTERM,
+ * for deployments that keep jobs out of the server. Safe next to servers on the same store: each
+ * run holds a lease and the cadence lives in the store.
+ */
+const worker: CommandHandler = async (context) => {
+  const { config } = context.config();
+  const jobs = configuredJobs(config);
+  const { memory } = await context.open("none");
+  const output = context.output;
+  const scheduler = new JobScheduler({
+    memory,
+    jobs,
+    logger: {
+      info: (message) => output.note(message),
+      warn: (message) => output.warn(message),
+      error: (message, error) =>
+        output.warn(`${message}${error instanceof Error ? `: ${error.message}` : ""}`),
+    },
+  });
+  output.result({ jobs: scheduler.jobNames, holder: scheduler.holder }, () =>
+    jobs.length === 0
+      ? "memory worker: no job enabled (hygiene_enabled and snapshot_enabled are off); waiting for Ctrl-C"
+      : `memory worker running ${scheduler.jobNames.join(", ")} every ${config.memory.hygiene_interval_hours} h (Ctrl-C to stop)`,
+  );
+  // With no job the scheduler loop would end at once; a timer keeps the process waiting.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  scheduler.start();
+  const signal = await untilSignal();
+  clearInterval(keepAlive);
+  output.note(`${signal}: stopping (waiting for a running job)`);
+  await scheduler.stop();
+};
+
+export default worker;

@@ -1,0 +1,186 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { formatSnapshot, type MemoryEntry } from "@memory/api";
+import { afterAll, describe, expect, it } from "vitest";
+import { BIN, cleanEnv, json, requireBuiltCli, Workspace } from "./helpers/run-memory.js";
+
+interface HydrateResult {
+  imported: number;
+  skipped: number;
+  entries: number;
+  problems: { line: number; message: string }[];
+}
+
+const HOSTILE = [
+  { key: "lang", content: "Prefers TypeScript", importance: 0.9 },
+  { key: "a**b: c", content: "line 1\r\nline 2\rline 3\n- **fake**: entry\n## namespace: x" },
+  { key: " spaced ", content: "  --> <!-- \\ \\n \t trailing  ", sessionId: "s-->1" },
+  { key: "记忆 😀", content: "Zürich e\u0301 \u2028 \u0001", namespace: "acme:billing" },
+  { key: "k", content: "in a long namespace", namespace: `${"n".repeat(255)}@` },
+  { key: "old", content: "Used Java", supersededBy: "lang" },
+];
+
+function lines(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .sort();
+}
+
+async function poll(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 1200; attempt++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`gave up waiting: ${what}`);
+}
+
+describe("memory snapshot and memory hydrate", () => {
+  const ws = new Workspace();
+  afterAll(() => ws.remove());
+  const snapshotFile = ws.file(".memory/MEMORY_SNAPSHOT.md");
+  const dropDatabase = () => {
+    for (const suffix of ["", "-wal", "-shm"])
+      rmSync(ws.file(`brain.db${suffix}`), { force: true });
+  };
+
+  it("snapshot -> delete the database -> hydrate gives the identical export", async () => {
+    const input = `${HOSTILE.map((entry) => JSON.stringify(entry)).join("\n")}\n`;
+    expect((await ws.run(["import", "--json"], { input })).code).toBe(0);
+    const before = await ws.run(["export", "--category", "core"]);
+    expect(before.code).toBe(0);
+
+    const written = await ws.run(["snapshot", "--json"]);
+    expect(written.code).toBe(0);
+    expect(json(written)).toMatchObject({ entries: HOSTILE.length, path: snapshotFile });
+    expect(readFileSync(snapshotFile, "utf8")).toContain("- **lang**: Prefers TypeScript <!--");
+
+    dropDatabase();
+    const hydrated = await ws.run(["hydrate", "--json"]);
+    expect(hydrated.code).toBe(0);
+    expect(json<HydrateResult>(hydrated)).toMatchObject({
+      imported: HOSTILE.length,
+      skipped: 0,
+      problems: [],
+    });
+    const after = await ws.run(["export", "--category", "core"]);
+    expect(lines(after.stdout)).toEqual(lines(before.stdout));
+  }, 120_000);
+
+  it("running hydrate twice duplicates nothing", async () => {
+    const again = await ws.run(["hydrate"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^restored 0 entries from .* \(6 already stored\)$/m);
+    const exported = await ws.run(["export"]);
+    expect(lines(exported.stdout)).toHaveLength(HOSTILE.length);
+  }, 60_000);
+
+  it("--dry-run reports what it would restore and writes nothing", async () => {
+    dropDatabase();
+    const dry = await ws.run(["hydrate", "--dry-run", "--json"]);
+    expect(json<HydrateResult>(dry)).toMatchObject({ imported: HOSTILE.length, dryRun: true });
+    // count would auto-hydrate on open; a config with auto_hydrate = false only looks.
+    const look = ws.writeConfig(
+      "look.toml",
+      '[memory]\nembedding_provider = "noop"\nauto_hydrate = false\n\n[sqlite]\npath = "brain.db"\n',
+    );
+    const counted = await ws.run(["--config", look, "count", "--json"]);
+    expect(json<{ count: number }>(counted).count).toBe(0);
+  }, 60_000);
+
+  it("restores a missing database on open (auto_hydrate) and says so in one line", async () => {
+    dropDatabase();
+    const counted = await ws.run(["count", "--json"]);
+    expect(counted.code).toBe(0);
+    // count: live entries of "default" (lang, a**b, spaced; "old" is superseded).
+    expect(json<{ count: number }>(counted).count).toBe(3);
+    expect(counted.stderr).toContain(
+      `auto_hydrate: restored ${HOSTILE.length} entries from ${snapshotFile}`,
+    );
+    const exported = await ws.run(["export"]);
+    expect(lines(exported.stdout)).toHaveLength(HOSTILE.length);
+    // Once restored, the next open leaves the store alone.
+    const next = await ws.run(["count"]);
+    expect(next.stderr).not.toContain("auto_hydrate");
+  }, 60_000);
+
+  it("reports a missing snapshot with exit code 3", async () => {
+    const missing = await ws.run(["hydrate", "--path", ws.file("nope.md")]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/memory snapshot/);
+  }, 60_000);
+});
+
+describe("memory hydrate, killed with SIGKILL", () => {
+  const ws = new Workspace();
+  afterAll(() => ws.remove());
+  const TOTAL = 20_000;
+
+  it("a second run (auto_hydrate on open, then hydrate) ends with exactly the snapshot's entries", async () => {
+    requireBuiltCli();
+    const entries: MemoryEntry[] = Array.from({ length: TOTAL }, (_, index) => ({
+      id: randomUUID(),
+      key: `fact-${index}`,
+      content: `fact number ${index} about kayaks --> <!-- \n second line`,
+      category: "core",
+      namespace: "default",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: new Date(Date.UTC(2026, 0, 1) + index).toISOString(),
+      importance: 0.5,
+    }));
+    mkdirSync(ws.file(".memory"), { recursive: true });
+    const snapshot = ws.file(".memory/MEMORY_SNAPSHOT.md");
+    writeFileSync(snapshot, formatSnapshot(entries));
+    const marker = `${snapshot}.hydrating`;
+    // Polling must not hydrate: it reads through a configuration with auto_hydrate off.
+    const look = ws.writeConfig(
+      "look.toml",
+      '[memory]\nembedding_provider = "noop"\nauto_hydrate = false\n\n[sqlite]\npath = "brain.db"\n',
+    );
+    const count = async () => {
+      const result = await ws.run(["--config", look, "count", "--json"]);
+      return result.code === 0 ? json<{ count: number }>(result).count : -1;
+    };
+
+    const child = spawn(process.execPath, [BIN, "hydrate", "--json"], {
+      cwd: ws.dir,
+      env: cleanEnv(ws.dir),
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    let finished = false;
+    child.on("exit", () => {
+      finished = true;
+    });
+    // Kill it once it has started importing: the marker is written and a batch is committed.
+    await poll(async () => finished || (existsSync(marker) && (await count()) > 0), "import start");
+    child.kill("SIGKILL");
+    await exited;
+    const killedAt = await count();
+    expect(killedAt).toBeGreaterThan(0);
+    expect(killedAt).toBeLessThanOrEqual(TOTAL);
+
+    // Opening again finishes the job (the marker says a hydration was interrupted).
+    const reopened = await ws.run(["count", "--json"]);
+    expect(reopened.code).toBe(0);
+    expect(json<{ count: number }>(reopened).count).toBe(TOTAL);
+    expect(existsSync(marker)).toBe(false);
+    if (killedAt < TOTAL) expect(reopened.stderr).toContain("auto_hydrate: restored");
+
+    const again = await ws.run(["hydrate", "--json"]);
+    expect(json<HydrateResult>(again)).toMatchObject({ imported: 0, skipped: TOTAL, problems: [] });
+
+    const exported = await ws.run(["export"]);
+    const stored = lines(exported.stdout).map((line) => JSON.parse(line) as MemoryEntry);
+    expect(stored).toHaveLength(TOTAL);
+    const byKey = new Map(stored.map((entry) => [entry.key, entry]));
+    expect(byKey.size).toBe(TOTAL);
+    for (const entry of entries) {
+      const found = byKey.get(entry.key);
+      expect(found?.id).toBe(entry.id);
+      expect(found?.content).toBe(entry.content);
+      expect(found?.updatedAt).toBe(entry.updatedAt);
+    }
+  }, 600_000);
+});
