@@ -4,6 +4,7 @@ import { FULL_ACCESS } from "./access.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
 import { openMemory } from "./open-memory.js";
+import { invalidUtf8Response, Utf8Lines } from "./utf8-lines.js";
 import { VERSION } from "./version.js";
 
 export interface RunMcpStdioOptions {
@@ -44,11 +45,16 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
   }
   const served = memory;
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const stdout = (options.stdout ?? process.stdout) as NodeJS.WriteStream;
   const server = createMcpServer({ memory: served, access: FULL_ACCESS, version: VERSION, logger });
-  const transport = new StdioServerTransport(
-    stdin,
-    (options.stdout ?? process.stdout) as NodeJS.WriteStream,
+  // Invalid UTF-8 is refused line by line before the SDK decodes it, as on the HTTP routes.
+  const lines = stdin.pipe(
+    new Utf8Lines(() => {
+      logger.warn("memory MCP (stdio): refused a message that is not valid UTF-8");
+      stdout.write(invalidUtf8Response());
+    }),
   );
+  const transport = new StdioServerTransport(lines as unknown as NodeJS.ReadStream, stdout);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
