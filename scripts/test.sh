@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole test suite on a fresh machine. Installs what is missing (pnpm, the
-# workspace's dependencies, PostgreSQL + pgvector), builds, lints, type-checks and runs every
-# package's tests. Exits non-zero on the first failure.
+# workspace's dependencies, PostgreSQL + pgvector, Debian's chromium for the browser tests),
+# builds, lints, type-checks and runs every package's tests. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -13,6 +13,8 @@ bash scripts/setup.sh
 step "postgres + pgvector"
 bash scripts/setup-postgres.sh
 export MEMORY_TEST_POSTGRES_URL="${MEMORY_TEST_POSTGRES_URL:-postgresql://postgres@127.0.0.1:5432/memory_test}"
+step "chromium (browser tests)"
+bash scripts/setup-chromium.sh
 
 step "build"
 pnpm exec turbo run build --output-logs=errors-only

@@ -10,6 +10,7 @@ import { createMcpServer } from "./mcp-server.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { honoPath, json, type RouteContext, type RouteSpec } from "./route-spec.js";
 import { isLoopbackHost, type ResolvedToken } from "./server-settings.js";
+import { createUiHandler, isUiPath, UI_PREFIX } from "./ui-static.js";
 import { VERSION } from "./version.js";
 
 export interface HttpAppOptions {
@@ -29,6 +30,10 @@ export interface HttpAppOptions {
   /** Answer 503 SHUTTING_DOWN while true (set by graceful shutdown). */
   isShuttingDown?: () => boolean;
   version?: string;
+  /** Serve the web inspector at /ui (and redirect / there); default true. */
+  ui?: boolean;
+  /** The built inspector files; default `dist/ui` of this package. */
+  uiDir?: string;
 }
 
 type AppEnv = { Variables: { access: Access } };
@@ -92,6 +97,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const allowUnauthenticated = options.allowUnauthenticated ?? false;
   const mcpEnabled = options.mcp ?? true;
   const version = options.version ?? VERSION;
+  const uiEnabled = options.ui ?? true;
   const context: RouteContext = {
     memory: options.memory,
     logger,
@@ -117,7 +123,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
           "The server is shutting down; retry against another instance.",
         );
       }
-      if (!publicPaths.has(c.req.path)) {
+      // The inspector's files are public; the /v1 calls it makes carry the token.
+      if (!publicPaths.has(c.req.path) && !(uiEnabled && isUiPath(c.req.path))) {
         const header = c.req.header("authorization");
         const presented = bearerToken(header);
         if (header !== undefined && presented === undefined) {
@@ -179,11 +186,20 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   }
 
   app.get("/openapi.json", () => {
-    openApiText ??= JSON.stringify(buildOpenApiDocument(routes, { version, mcp: mcpEnabled }));
+    openApiText ??= JSON.stringify(
+      buildOpenApiDocument(routes, { version, mcp: mcpEnabled, ui: uiEnabled }),
+    );
     return new Response(openApiText, {
       headers: { "content-type": "application/json; charset=utf-8" },
     });
   });
+
+  if (uiEnabled) {
+    const serveUi = createUiHandler(options.uiDir);
+    app.get("/", (c) => c.redirect(UI_PREFIX, 302));
+    app.get(UI_PREFIX, (c) => serveUi(c.req.path));
+    app.get(`${UI_PREFIX}/*`, (c) => serveUi(c.req.path));
+  }
 
   if (mcpEnabled) {
     app.post("/mcp", async (c) => {

@@ -14,6 +14,8 @@ import { defineRoute, json, type RouteSpec } from "./route-spec.js";
 import {
   AutosaveRequestSchema,
   AutosaveResponseSchema,
+  ChainRequestSchema,
+  ChainResponseSchema,
   ContextRequestSchema,
   ContextResponseSchema,
   CountQuery,
@@ -34,6 +36,7 @@ import {
   MemoryEntrySchema,
   NamespaceParams,
   NamespaceQuery,
+  NamespacesResponseSchema,
   PurgeNamespaceRequestSchema,
   PurgeResponseSchema,
   PurgeSessionQuery,
@@ -173,6 +176,114 @@ async function forgetOne(
 ): Promise<Response> {
   const namespace = resolveNamespace(access, request.namespace);
   return json({ deleted: await memory.forget(request.key, { namespace }) });
+}
+
+const BUILT_IN_CATEGORIES = ["core", "daily", "conversation"] as const;
+// Bounds of the supersession chain walk: chains are short in practice; these only stop a loop.
+const MAX_CHAIN = 50;
+const MAX_REPLACED = 200;
+
+interface NamespaceSummary {
+  namespace: string;
+  entries: number;
+  superseded: number;
+  categories: Record<string, number>;
+}
+
+/**
+ * Counts per namespace and category. A scoped caller's namespaces are known, so each number is
+ * one `count` (no entry is read). The contract has no way to name the namespaces of a store, so
+ * a full-access caller's view comes from one streamed pass over the store, without contents
+ * being kept: memory stays constant, time grows with the store.
+ */
+async function namespaceSummaries(memory: Memory, access: Access): Promise<NamespaceSummary[]> {
+  const visible = visibleNamespaces(access);
+  if (visible !== undefined) {
+    return Promise.all(
+      visible.map(async (namespace) => {
+        const [entries, all, ...perCategory] = await Promise.all([
+          memory.count({ namespace }),
+          memory.count({ namespace, includeSuperseded: true }),
+          ...BUILT_IN_CATEGORIES.map((category) =>
+            memory.count({ namespace, categories: [category] }),
+          ),
+        ]);
+        const categories: Record<string, number> = {};
+        BUILT_IN_CATEGORIES.forEach((category, index) => {
+          categories[category] = perCategory[index] ?? 0;
+        });
+        const other = entries - perCategory.reduce((sum, count) => sum + count, 0);
+        if (other > 0) categories.other = other;
+        return { namespace, entries, superseded: all - entries, categories };
+      }),
+    );
+  }
+  const byName = new Map<string, NamespaceSummary>();
+  for await (const entry of memory.export({ includeSuperseded: true })) {
+    let summary = byName.get(entry.namespace);
+    if (!summary) {
+      summary = { namespace: entry.namespace, entries: 0, superseded: 0, categories: {} };
+      byName.set(entry.namespace, summary);
+    }
+    if (entry.supersededBy !== undefined) {
+      summary.superseded++;
+      continue;
+    }
+    summary.entries++;
+    summary.categories[entry.category] = (summary.categories[entry.category] ?? 0) + 1;
+  }
+  return [...byName.values()].sort((a, b) => (a.namespace < b.namespace ? -1 : 1));
+}
+
+/**
+ * One entry with what it replaced and what replaced it. Forward is a walk along `supersededBy`
+ * (one get per step). Backward needs the entries pointing at a key, which the contract cannot
+ * select, so one streamed pass over the namespace keeps only the superseded entries.
+ */
+async function supersessionChain(
+  memory: Memory,
+  namespace: string,
+  key: string,
+): Promise<{ entry: MemoryEntry; replaced: MemoryEntry[]; replacedBy: MemoryEntry[] }> {
+  const entry = await memory.get(key, { namespace });
+  if (!entry)
+    throw new HttpError("NOT_FOUND", `No entry with key "${key}" in namespace "${namespace}".`);
+  const seen = new Set([key]);
+  const replacedBy: MemoryEntry[] = [];
+  let next = entry.supersededBy;
+  while (next !== undefined && !seen.has(next) && replacedBy.length < MAX_CHAIN) {
+    seen.add(next);
+    const newer = await memory.get(next, { namespace });
+    if (!newer) break;
+    replacedBy.push(newer);
+    next = newer.supersededBy;
+  }
+  const pointingAt = new Map<string, MemoryEntry[]>();
+  for await (const candidate of memory.export({ namespace, includeSuperseded: true })) {
+    if (candidate.supersededBy === undefined) continue;
+    const list = pointingAt.get(candidate.supersededBy) ?? [];
+    list.push(candidate);
+    pointingAt.set(candidate.supersededBy, list);
+  }
+  const replaced: MemoryEntry[] = [];
+  let frontier = [key];
+  while (frontier.length > 0 && replaced.length < MAX_REPLACED) {
+    const older: string[] = [];
+    for (const target of frontier) {
+      for (const candidate of pointingAt.get(target) ?? []) {
+        if (seen.has(candidate.key)) continue;
+        seen.add(candidate.key);
+        replaced.push(candidate);
+        older.push(candidate.key);
+      }
+    }
+    frontier = older;
+  }
+  return {
+    entry,
+    replaced: withoutEmbeddings(replaced.slice(0, MAX_REPLACED), false),
+    replacedBy: withoutEmbeddings(replacedBy, false),
+  };
 }
 
 const errorResponses = {
@@ -343,6 +454,40 @@ export const routes: RouteSpec[] = [
       ...errorResponses,
     },
     handler: async ({ body, access, context }) => forgetOne(context.memory, access, body),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/memories/chain",
+    operationId: "supersessionChain",
+    summary: "One entry with its supersession chain: what it replaced and what replaced it",
+    description:
+      "Body form, so it works for every key. Reads the namespace's superseded entries once (streamed) to find the ones pointing at the key.",
+    tag: "memories",
+    body: ChainRequestSchema,
+    responses: {
+      200: { description: "The entry and its chain.", schema: ChainResponseSchema },
+      404: { description: "No such key (NOT_FOUND)." },
+      ...errorResponses,
+    },
+    handler: async ({ body, access, context }) => {
+      const namespace = resolveNamespace(access, body.namespace);
+      return json(await supersessionChain(context.memory, namespace, body.key));
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/namespaces",
+    operationId: "listNamespaces",
+    summary: "The namespaces the token may use, with entry counts per category",
+    description:
+      "A scoped token gets its own namespaces (empty ones too), counted with `count`. A full-access token gets every namespace that holds entries, found by one streamed pass over the store.",
+    tag: "memories",
+    responses: {
+      200: { description: "Namespaces, by name.", schema: NamespacesResponseSchema },
+      401: errorResponses[401],
+    },
+    handler: async ({ access, context }) =>
+      json({ namespaces: await namespaceSummaries(context.memory, access) }),
   }),
   defineRoute({
     method: "post",

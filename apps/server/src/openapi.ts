@@ -87,6 +87,30 @@ export interface OpenApiOptions {
   version: string;
   /** Document the /mcp endpoint. */
   mcp: boolean;
+  /** Document the web inspector's files (/, /ui, /ui/*); default true. */
+  ui?: boolean;
+}
+
+function uiFile(summary: string, description: string): JsonObject {
+  return {
+    get: {
+      operationId: summary === "Web inspector page" ? "uiIndex" : "uiFile",
+      summary,
+      description,
+      tags: ["ui"],
+      security: [],
+      responses: {
+        200: {
+          description: "The file, with its content type and a same-origin Content-Security-Policy.",
+          content: { "text/html": { schema: { type: "string" } } },
+        },
+        404: {
+          description: "No such file (NOT_FOUND); paths leaving the inspector's folder too.",
+          content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
+        },
+      },
+    },
+  };
 }
 
 /**
@@ -116,6 +140,25 @@ export function buildOpenApiDocument(
       },
     },
   };
+  if (options.ui ?? true) {
+    paths["/"] = {
+      get: {
+        operationId: "root",
+        summary: "Redirects to the web inspector (/ui)",
+        tags: ["ui"],
+        security: [],
+        responses: { 302: { description: "Location: /ui." } },
+      },
+    };
+    paths["/ui"] = uiFile(
+      "Web inspector page",
+      "The inspector's HTML. The files need no token; the /v1 calls the page makes do.",
+    );
+    paths["/ui/*"] = uiFile(
+      "Web inspector files",
+      "Any built file of the inspector (`*` is a wildcard path, not a template): scripts and styles under /ui/assets/ with content hashes in their names, cached for a year.",
+    );
+  }
   if (options.mcp) {
     paths["/mcp"] = {
       post: {
@@ -172,6 +215,9 @@ export function buildOpenApiDocument(
       { name: "agent", description: "Agent-loop helpers: memory context and turn autosave." },
       { name: "jobs", description: "Maintenance jobs (hygiene, snapshot) and their last runs." },
       { name: "health", description: "Liveness, readiness and this document." },
+      ...((options.ui ?? true)
+        ? [{ name: "ui", description: "The web inspector's static files (no token needed)." }]
+        : []),
       ...(options.mcp ? [{ name: "mcp", description: "Model Context Protocol endpoint." }] : []),
     ],
     paths,

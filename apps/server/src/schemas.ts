@@ -373,3 +373,45 @@ export const JobsResponseSchema = named(
     ),
   }),
 );
+
+// ---------------------------------------------------------------- web inspector
+export const NamespacesResponseSchema = named(
+  "NamespacesResponse",
+  z.object({
+    namespaces: z.array(
+      z.object({
+        namespace: z.string(),
+        entries: z.number().int().describe("Entries not superseded (what list and count see)."),
+        superseded: z.number().int().describe("Entries marked superseded (kept for audit)."),
+        categories: z
+          .record(z.string(), z.number().int())
+          .describe(
+            'Entries not superseded, per category. Scoped tokens get core, daily, conversation and "other" (custom categories together).',
+          ),
+      }),
+    ),
+  }),
+);
+
+export const ChainRequestSchema = named(
+  "ChainRequest",
+  z
+    .object({
+      key: z.string().min(1).describe("The entry's key, exactly as stored."),
+      namespace: namespace.optional(),
+    })
+    .strict(),
+);
+
+export const ChainResponseSchema = named(
+  "ChainResponse",
+  z.object({
+    entry: MemoryEntrySchema,
+    replaced: z
+      .array(MemoryEntrySchema)
+      .describe("Entries this one superseded, directly or through others, nearest first."),
+    replacedBy: z
+      .array(MemoryEntrySchema)
+      .describe("The entries that replaced this one, in order (follows supersededBy)."),
+  }),
+);

@@ -1,0 +1,259 @@
+/**
+ * The web inspector (/ui) end to end: a real server over SQLite, Debian's chromium through
+ * playwright-core. Locators use the inspector's accessible names only (roles and labels).
+ * Needs /usr/bin/chromium (scripts/setup-chromium.sh) and the built inspector (dist/ui): a
+ * missing one fails the suite, it never skips.
+ */
+import { rmSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  launchChromium,
+  openPage,
+  requireBrowserPrerequisites,
+  screenshotDir,
+  startUiServer,
+  TOKEN_A,
+  TOKEN_ALL,
+  type UiServer,
+  WAIT_MS,
+} from "./ui-harness.js";
+
+const poll = { timeout: WAIT_MS, interval: 200 };
+
+let server: UiServer | undefined;
+let browser: Browser | undefined;
+let context: BrowserContext | undefined;
+/** Uncaught errors in the page (a CSP violation, a crash in a view): every test ends with none. */
+let pageErrors: string[] = [];
+
+beforeAll(async () => {
+  requireBrowserPrerequisites();
+  server = await startUiServer();
+  browser = await launchChromium();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+async function newPage(): Promise<Page> {
+  if (!browser || !server) throw new Error("the suite's beforeAll did not finish");
+  const opened = await openPage(browser);
+  context = opened.context;
+  pageErrors = [];
+  opened.page.on("pageerror", (error) => pageErrors.push(error.message));
+  return opened.page;
+}
+
+/** Opens /ui without a token: the inspector asks for one (the API answers 401). */
+async function signIn(token: string): Promise<Page> {
+  const page = await newPage();
+  await page.goto(`${server?.url}/ui`);
+  await page.getByLabel("Token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect.poll(() => page.getByLabel("Token").count(), poll).toBe(0);
+  await page.getByRole("link", { name: "Entries", exact: true }).waitFor();
+  return page;
+}
+
+/** The rendered (visible) text of everything `locator` matches. */
+async function visibleText(locator: Locator): Promise<string> {
+  return (await locator.allInnerTexts()).join("\n");
+}
+
+function view(page: Page, name: string) {
+  return page.locator(`[data-view="${name}"]`);
+}
+
+/** The "Namespace" control is a select or a text field; both are supported. */
+async function chooseNamespace(page: Page, namespace: string): Promise<void> {
+  const control = page.getByLabel(/^Namespace\b/).first();
+  await control.waitFor();
+  const tag = await control.evaluate((element) => element.tagName);
+  if (tag === "SELECT") await control.selectOption(namespace);
+  else {
+    await control.fill(namespace);
+    await control.press("Enter");
+  }
+}
+
+function nav(page: Page, name: string) {
+  return page.getByRole("link", { name, exact: true }).first();
+}
+
+async function openEntries(page: Page, namespace: string): Promise<void> {
+  await nav(page, "Entries").click();
+  await chooseNamespace(page, namespace);
+  await view(page, "entries").getByRole("table").waitFor();
+}
+
+async function openEntry(page: Page, namespace: string, key: string): Promise<void> {
+  await openEntries(page, namespace);
+  await view(page, "entries").getByRole("link", { name: key, exact: true }).click();
+  await page.getByRole("heading", { name: key, exact: true }).waitFor();
+}
+
+async function search(page: Page, namespace: string, query: string): Promise<void> {
+  await nav(page, "Search").click();
+  await chooseNamespace(page, namespace);
+  await page.getByLabel("Query").fill(query);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  // The results (possibly none) are drawn as a list.
+  await view(page, "search").getByRole("list").waitFor({ state: "attached" });
+}
+
+function result(page: Page, key: string) {
+  return page.getByRole("listitem").filter({ hasText: key });
+}
+
+/** Text of every table row link (the keys listed in the Entries view). */
+async function listedKeys(page: Page): Promise<string[]> {
+  return view(page, "entries").getByRole("table").getByRole("link").allInnerTexts();
+}
+
+describe("web inspector in chromium", { timeout: 120_000 }, () => {
+  it("a token scoped to namespace a never shows namespace b", async () => {
+    const page = await signIn(TOKEN_A);
+
+    await nav(page, "Namespaces").click();
+    const namespaces = view(page, "namespaces");
+    await namespaces.waitFor();
+    await expect.poll(() => visibleText(namespaces), poll).toMatch(/\ba\b/);
+    expect(await visibleText(namespaces)).not.toMatch(/\bb\b/);
+    const choices = await page
+      .getByLabel(/^Namespace\b/)
+      .first()
+      .locator("option")
+      .allTextContents();
+    expect(choices).not.toContain("b");
+
+    await openEntries(page, "a");
+    await expect.poll(() => listedKeys(page), poll).toContain("a-note-01");
+    const keys = await listedKeys(page);
+    expect(keys.filter((key) => key.startsWith("b-"))).toEqual([]);
+
+    // b's only word: no result, and nothing of b on the page.
+    await search(page, "a", "zeppelin hangar");
+    expect(await page.getByRole("listitem").count()).toBe(0);
+    expect(await visibleText(page.locator("body"))).not.toContain("b-secret-plan");
+    expect(await visibleText(page.locator("body"))).not.toContain("zeppelin hangar access");
+
+    // b's entry by its address (the entry page's URL with a's namespace and key swapped for b's).
+    await openEntry(page, "a", "a-note-01");
+    const entryUrl = page.url();
+    const foreignUrl = entryUrl
+      .replaceAll("a-note-01", "b-secret-plan")
+      .replace(/([/=])a(?=[/&?#]|$)/, "$1b");
+    expect(foreignUrl, `could not derive b's entry URL from ${entryUrl}`).not.toBe(entryUrl);
+    await page.goto(foreignUrl);
+    await page.reload();
+    await page.getByRole("alert").first().waitFor();
+    // The server refused it (403 FORBIDDEN), not a missing-entry or network error.
+    expect(await visibleText(page.getByRole("alert"))).toContain("FORBIDDEN");
+    expect(await visibleText(page.locator("body"))).not.toContain("zeppelin");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("search shows a matching entry and why it ranked", async () => {
+    const page = await signIn(TOKEN_ALL);
+    await search(page, "a", "lighthouse tide");
+    const item = result(page, "a-lighthouse").first();
+    await item.waitFor();
+    const why = item.getByRole("region", { name: "Why it ranked" });
+    await why.waitFor();
+    const text = await visibleText(why);
+    for (const label of ["keyword", "vector", "fused", "decay", "score"]) {
+      expect(text, `"Why it ranked" lacks ${label}: ${text}`).toMatch(new RegExp(label, "i"));
+    }
+    expect(text, "no numbers in the explanation").toMatch(/\d\.\d/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("edits an entry and recalls the new content", async () => {
+    const page = await signIn(TOKEN_ALL);
+    await openEntry(page, "a", "a-note-05");
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
+    const content = page.getByLabel("Content");
+    await content.fill("Quarterly roadmap moved: the marzipan launch now comes first.");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => page.getByLabel("Content").count(), poll).toBe(0);
+    await expect
+      .poll(() => visibleText(page.locator("body")), poll)
+      .toContain("the marzipan launch now comes first");
+    expect((await server?.memory.get("a-note-05", { namespace: "a" }))?.content).toContain(
+      "marzipan",
+    );
+
+    await search(page, "a", "marzipan");
+    await result(page, "a-note-05").first().waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("forgets an entry after confirmation", async () => {
+    const page = await signIn(TOKEN_ALL);
+    await openEntry(page, "a", "a-note-07");
+    await page.getByRole("button", { name: "Forget", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Confirm", exact: true }).click();
+    await expect.poll(() => server?.memory.get("a-note-07", { namespace: "a" }), poll).toBeNull();
+
+    await openEntries(page, "a");
+    await expect.poll(() => listedKeys(page), poll).toContain("a-note-01");
+    expect(await listedKeys(page)).not.toContain("a-note-07");
+
+    // a-note-07 was the "password rotation policy for shared service accounts" note.
+    await search(page, "a", "password rotation policy");
+    expect(await result(page, "a-note-07").count()).toBe(0);
+    expect(await visibleText(view(page, "search"))).not.toContain("password rotation policy");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("screenshots of the main views", async () => {
+    const page = await signIn(TOKEN_ALL);
+    const { dir, keep } = screenshotDir();
+    const shot = async (name: string) => {
+      await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+    };
+    try {
+      await nav(page, "Namespaces").click();
+      await view(page, "namespaces").waitFor();
+      await expect.poll(() => visibleText(view(page, "namespaces")), poll).toMatch(/\bb\b/);
+      await shot("namespaces");
+
+      await openEntries(page, "a");
+      await expect.poll(() => listedKeys(page), poll).toContain("a-note-01");
+      await shot("entries");
+
+      await openEntry(page, "a", "a-lighthouse");
+      await shot("entry");
+
+      await search(page, "a", "coffee espresso");
+      await result(page, "a-note-01")
+        .first()
+        .getByRole("region", { name: "Why it ranked" })
+        .waitFor();
+      await shot("search");
+
+      await nav(page, "Jobs").click();
+      await view(page, "jobs").waitFor();
+      await shot("jobs");
+
+      await nav(page, "Health").click();
+      await view(page, "health").waitFor();
+      await shot("health");
+    } finally {
+      if (!keep) rmSync(dir, { recursive: true, force: true });
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,422 @@
+import type { NamespaceSummary } from "./api.js";
+import { type Entry, exportNamespace, importNdjson, query, request } from "./api.js";
+import { setNamespace, showError, showStatus, type ViewContext } from "./app.js";
+import { entryHref, formatTime, h, preview } from "./dom.js";
+
+const PAGE_SIZE = 50;
+
+export async function namespacesView({ root }: ViewContext): Promise<void> {
+  const view = h("section", { "data-view": "namespaces" }, h("h1", {}, "Namespaces"));
+  root.replaceChildren(view);
+  const { namespaces } = await request<{ namespaces: NamespaceSummary[] }>("GET", "/v1/namespaces");
+  const categories = [
+    ...new Set([
+      "core",
+      "daily",
+      "conversation",
+      ...namespaces.flatMap((n) => Object.keys(n.categories)),
+    ]),
+  ];
+  if (namespaces.length === 0) view.append(h("p", {}, "No entries yet."));
+  else
+    view.append(
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          {},
+          h("caption", {}, "Entries per namespace and category (superseded counted apart)"),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "Namespace"),
+              h("th", { scope: "col" }, "Entries"),
+              ...categories.map((category) => h("th", { scope: "col" }, category)),
+              h("th", { scope: "col" }, "Superseded"),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            ...namespaces.map((summary) => {
+              const link = h("a", { href: "#/entries" }, summary.namespace);
+              link.addEventListener("click", () => setNamespace(summary.namespace));
+              return h(
+                "tr",
+                {},
+                h("th", { scope: "row" }, link),
+                h("td", { class: "num" }, summary.entries),
+                ...categories.map((category) =>
+                  h("td", { class: "num" }, summary.categories[category] ?? 0),
+                ),
+                h("td", { class: "num" }, summary.superseded),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+  view.append(transferSection());
+}
+
+function transferSection(): HTMLElement {
+  const namespace = () =>
+    (document.getElementById("namespace") as HTMLSelectElement).value || "default";
+  const exportButton = h("button", { type: "button" }, "Export namespace");
+  exportButton.addEventListener("click", async () => {
+    try {
+      const name = namespace();
+      const blob = await exportNamespace(name);
+      const url = URL.createObjectURL(blob);
+      const link = h("a", { href: url, download: `${name}.ndjson` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      showStatus(`Exported namespace "${name}".`);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  const file = h("input", { id: "import-file", type: "file", accept: ".ndjson,.jsonl,.json" });
+  const into = h("input", { id: "import-into", type: "checkbox", checked: true });
+  const form = h(
+    "form",
+    { class: "row" },
+    h("label", { for: "import-file" }, "NDJSON file"),
+    file,
+    h(
+      "label",
+      { for: "import-into", class: "check" },
+      into,
+      " Put every entry into the selected namespace",
+    ),
+    h("button", { type: "submit" }, "Import"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chosen = file.files?.[0];
+    if (!chosen) return showError(new Error("Choose an NDJSON file to import."));
+    try {
+      let text = await chosen.text();
+      if (into.checked) {
+        const name = namespace();
+        text = text
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .map((line) => {
+            try {
+              return JSON.stringify({ ...JSON.parse(line), namespace: name });
+            } catch {
+              return line; // The server reports it as a rejected line.
+            }
+          })
+          .join("\n");
+      }
+      const report = await importNdjson(text);
+      showStatus(
+        `Imported ${report.imported}; rejected ${report.rejected.length}${report.rejected
+          .slice(0, 3)
+          .map((rejection) => ` (line ${rejection.index + 1}: ${rejection.message})`)
+          .join("")}.`,
+      );
+    } catch (error) {
+      showError(error);
+    }
+  });
+  return h(
+    "section",
+    { "aria-labelledby": "transfer-title" },
+    h("h2", { id: "transfer-title" }, "Export and import"),
+    h("p", {}, exportButton),
+    form,
+  );
+}
+
+export async function entriesView({ root, namespace, params }: ViewContext): Promise<void> {
+  const page = Math.max(0, Number(params.get("page") ?? 0) || 0);
+  const filter = {
+    categories: params.get("category") ?? "",
+    sessionId: params.get("session") ?? "",
+    since: params.get("since") ?? "",
+    until: params.get("until") ?? "",
+    includeSuperseded: params.get("superseded") === "1" ? true : undefined,
+  };
+  const field = (id: string, label: string, value: string, type = "text") =>
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: id }, label),
+      h("input", { id, name: id, type, value }),
+    );
+  const superseded = h("input", {
+    id: "superseded",
+    name: "superseded",
+    type: "checkbox",
+    checked: filter.includeSuperseded === true,
+  });
+  const form = h(
+    "form",
+    { class: "filters" },
+    field("category", "Category", filter.categories),
+    field("session", "Session", filter.sessionId),
+    field("since", "Since", filter.since, "date"),
+    field("until", "Until", filter.until, "date"),
+    h("label", { for: "superseded", class: "check" }, superseded, " Show superseded"),
+    h("button", { type: "submit" }, "Filter"),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const next = new URLSearchParams();
+    for (const name of ["category", "session", "since", "until"]) {
+      const value = String(data.get(name) ?? "").trim();
+      if (value) next.set(name, value);
+    }
+    if (superseded.checked) next.set("superseded", "1");
+    location.hash = `#/entries?${next}`;
+  });
+  const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  root.replaceChildren(
+    h("section", { "data-view": "entries" }, h("h1", {}, `Entries in ${namespace}`), form, body),
+  );
+  const filterQuery = {
+    namespace,
+    categories: filter.categories,
+    sessionId: filter.sessionId,
+    since: filter.since,
+    until: filter.until,
+    includeSuperseded: filter.includeSuperseded,
+  };
+  // The page and the total are two small requests; the page is drawn as soon as it arrives.
+  const [list, total] = await Promise.all([
+    request<{ entries: Entry[] }>(
+      "GET",
+      `/v1/memories${query({ ...filterQuery, limit: PAGE_SIZE, offset: page * PAGE_SIZE })}`,
+    ),
+    request<{ count: number }>("GET", `/v1/count${query(filterQuery)}`),
+  ]);
+  const pages = Math.max(1, Math.ceil(total.count / PAGE_SIZE));
+  const pageHref = (target: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(target));
+    return `#/entries?${next}`;
+  };
+  const table =
+    list.entries.length === 0
+      ? h("p", {}, "No entries match.")
+      : h(
+          "div",
+          { class: "scroll" },
+          h(
+            "table",
+            {},
+            h("caption", {}, `${total.count} entries, newest first`),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                ...["Key", "Category", "Session", "Updated", "Content"].map((name) =>
+                  h("th", { scope: "col" }, name),
+                ),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              ...list.entries.map((entry) =>
+                h(
+                  "tr",
+                  { class: entry.supersededBy ? "superseded" : undefined },
+                  h(
+                    "td",
+                    {},
+                    h("a", { href: entryHref(entry.namespace, entry.key) }, entry.key),
+                    entry.supersededBy ? h("span", { class: "tag" }, " superseded") : null,
+                  ),
+                  h("td", {}, entry.category),
+                  h("td", {}, entry.sessionId ?? ""),
+                  h("td", {}, formatTime(entry.updatedAt)),
+                  h("td", {}, preview(entry.content)),
+                ),
+              ),
+            ),
+          ),
+        );
+  const pager = h(
+    "nav",
+    { "aria-label": "Pages", class: "pager" },
+    page > 0 ? h("a", { href: pageHref(page - 1) }, "Previous page") : null,
+    h("span", {}, `Page ${page + 1} of ${pages}`),
+    page + 1 < pages ? h("a", { href: pageHref(page + 1) }, "Next page") : null,
+  );
+  body.replaceChildren(table, pager);
+}
+
+export async function entryView({ root, rest }: ViewContext): Promise<void> {
+  const namespace = rest[0] ?? "default";
+  const key = rest[1] ?? "";
+  const view = h("section", { "data-view": "entry" }, h("p", { class: "muted" }, "Loading…"));
+  root.replaceChildren(view);
+  const { entry } = await request<{ entry: Entry }>("POST", "/v1/memories/get", {
+    key,
+    namespace,
+  });
+  drawEntry(view, entry);
+}
+
+function drawEntry(view: HTMLElement, entry: Entry): void {
+  const meta: [string, string | undefined][] = [
+    ["Namespace", entry.namespace],
+    ["Category", entry.category],
+    ["Session", entry.sessionId],
+    ["Importance", entry.importance?.toString()],
+    ["Created", formatTime(entry.createdAt)],
+    ["Updated", formatTime(entry.updatedAt)],
+    ["Superseded by", entry.supersededBy],
+    ["Id", entry.id],
+  ];
+  const content = h("pre", { class: "content" }, entry.content);
+  const edit = h("button", { type: "button" }, "Edit");
+  const forget = h("button", { type: "button", class: "danger" }, "Forget");
+  const actions = h("div", { class: "row" }, edit, forget);
+  const chain = h(
+    "section",
+    { "aria-labelledby": "chain-title" },
+    h("h2", { id: "chain-title" }, "Supersession chain"),
+    h("p", { class: "muted" }, "Loading…"),
+  );
+  view.replaceChildren(
+    h("h1", { class: "key" }, entry.key),
+    h(
+      "dl",
+      { class: "meta" },
+      ...meta
+        .filter(([, value]) => value !== undefined)
+        .flatMap(([name, value]) => [h("dt", {}, name), h("dd", {}, value)]),
+    ),
+    h("h2", {}, "Content"),
+    content,
+    actions,
+    chain,
+  );
+  edit.addEventListener("click", () => {
+    const area = h("textarea", { id: "content", rows: 10 }, entry.content);
+    const save = h("button", { type: "submit" }, "Save");
+    const cancel = h("button", { type: "button" }, "Cancel");
+    const form = h(
+      "form",
+      { class: "edit" },
+      h("label", { for: "content" }, "Content"),
+      area,
+      h("div", { class: "row" }, save, cancel),
+    );
+    cancel.addEventListener("click", () => form.replaceWith(content, actions));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const { entry: stored } = await request<{ entry: Entry }>("POST", "/v1/memories", {
+          key: entry.key,
+          content: area.value,
+          category: entry.category,
+          namespace: entry.namespace,
+          ...(entry.sessionId !== undefined ? { sessionId: entry.sessionId } : {}),
+          ...(entry.importance !== undefined ? { importance: entry.importance } : {}),
+        });
+        showStatus(`Saved "${stored.key}".`);
+        drawEntry(view, stored);
+      } catch (error) {
+        showError(error);
+      }
+    });
+    content.replaceWith(form);
+    actions.remove();
+    area.focus();
+  });
+  forget.addEventListener("click", () => confirmForget(entry, forget));
+  loadChain(chain, entry);
+}
+
+function confirmForget(entry: Entry, opener: HTMLElement): void {
+  const confirm = h("button", { type: "button", class: "danger" }, "Confirm");
+  const cancel = h("button", { type: "button" }, "Cancel");
+  const dialog = h(
+    "dialog",
+    { "aria-labelledby": "forget-title", "aria-describedby": "forget-text" },
+    h("h2", { id: "forget-title" }, "Forget this entry?"),
+    h(
+      "p",
+      { id: "forget-text" },
+      `"${entry.key}" will be deleted from namespace "${entry.namespace}". This cannot be undone.`,
+    ),
+    h("div", { class: "row" }, confirm, cancel),
+  );
+  const close = () => {
+    dialog.close();
+    dialog.remove();
+    opener.focus();
+  };
+  cancel.addEventListener("click", close);
+  dialog.addEventListener("cancel", () => dialog.remove());
+  confirm.addEventListener("click", async () => {
+    try {
+      await request("POST", "/v1/memories/forget", { key: entry.key, namespace: entry.namespace });
+      dialog.close();
+      dialog.remove();
+      showStatus(`Forgot "${entry.key}".`);
+      location.hash = "#/entries";
+    } catch (error) {
+      close();
+      showError(error);
+    }
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  cancel.focus();
+}
+
+async function loadChain(section: HTMLElement, entry: Entry): Promise<void> {
+  try {
+    const chain = await request<{ replaced: Entry[]; replacedBy: Entry[] }>(
+      "POST",
+      "/v1/memories/chain",
+      { key: entry.key, namespace: entry.namespace },
+    );
+    const list = (title: string, entries: Entry[], empty: string) =>
+      h(
+        "div",
+        {},
+        h("h3", {}, title),
+        entries.length === 0
+          ? h("p", { class: "muted" }, empty)
+          : h(
+              "ol",
+              {},
+              ...entries.map((item) =>
+                h(
+                  "li",
+                  {},
+                  h("a", { href: entryHref(item.namespace, item.key) }, item.key),
+                  ` — ${preview(item.content, 100)}`,
+                ),
+              ),
+            ),
+      );
+    section.replaceChildren(
+      h("h2", { id: "chain-title" }, "Supersession chain"),
+      list("It replaced", chain.replaced, "It replaced nothing."),
+      list("Replaced by", chain.replacedBy, "Nothing replaced it."),
+    );
+  } catch (error) {
+    section.replaceChildren(
+      h("h2", { id: "chain-title" }, "Supersession chain"),
+      h("p", { role: "alert", class: "error" }, (error as Error).message),
+    );
+  }
+}
