@@ -19,35 +19,9 @@ readonly LOG=${CHROMIUM_SETUP_LOG:-${TMPDIR:-/tmp}/memory-setup-chromium.log}
 
 export LC_ALL=C
 
-log() { printf 'setup-chromium: %s\n' "$*"; }
-die() {
-  printf 'setup-chromium: ERROR: %s\n' "$*" >&2
-  exit 1
-}
-
-as_root() {
-  if ((EUID == 0)); then
-    "$@"
-  elif command -v sudo >/dev/null 2>&1; then
-    sudo "$@"
-  else
-    die "root privileges needed for: $*"
-  fi
-}
-
-# Run a noisy command with its output going to $LOG; show the tail on failure.
-run_logged() {
-  printf '\n$ %s\n' "$*" >>"$LOG"
-  if ! "$@" >>"$LOG" 2>&1; then
-    printf 'setup-chromium: ERROR: command failed: %s\n--- last lines of %s ---\n' "$*" "$LOG" >&2
-    tail -n 40 "$LOG" >&2
-    exit 1
-  fi
-}
-
-is_installed() {
-  [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]
-}
+readonly SETUP_NAME=setup-chromium
+# shellcheck source=scripts/setup-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup-common.sh"
 
 # apt knows a candidate version for the package (package lists present and current enough).
 has_candidate() {

@@ -43,31 +43,9 @@ readonly LOG=${PG_SETUP_LOG:-${TMPDIR:-/tmp}/memory-setup-postgres.log}
 export PGCONNECT_TIMEOUT=5
 export LC_ALL=C
 
-log() { printf 'setup-postgres: %s\n' "$*"; }
-die() {
-  printf 'setup-postgres: ERROR: %s\n' "$*" >&2
-  exit 1
-}
-
-as_root() {
-  if ((EUID == 0)); then
-    "$@"
-  elif command -v sudo >/dev/null 2>&1; then
-    sudo "$@"
-  else
-    die "root privileges needed for: $*"
-  fi
-}
-
-# Run a noisy command with its output going to $LOG; show the tail on failure.
-run_logged() {
-  printf '\n$ %s\n' "$*" >>"$LOG"
-  if ! "$@" >>"$LOG" 2>&1; then
-    printf 'setup-postgres: ERROR: command failed: %s\n--- last lines of %s ---\n' "$*" "$LOG" >&2
-    tail -n 40 "$LOG" >&2
-    exit 1
-  fi
-}
+readonly SETUP_NAME=setup-postgres
+# shellcheck source=scripts/setup-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup-common.sh"
 
 psql_su() { # psql_su DB [psql args...] -- unaligned, tuples only, no prompts
   local db=$1
@@ -82,10 +60,6 @@ apt_update_once() {
   ((APT_UPDATED)) && return 0
   run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
   APT_UPDATED=1
-}
-
-is_installed() {
-  [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]
 }
 
 # Install the given Debian packages (from the system's normal, bookworm,

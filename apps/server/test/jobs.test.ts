@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultConfig, type Memory } from "@memory/api";
-import { runHygiene, type ScheduledJob, type SchedulerSleep } from "@memory/lifecycle";
-import { createInMemoryMemory } from "@memory/testkit";
+import { runHygiene, type ScheduledJob } from "@memory/lifecycle";
+import { createInMemoryMemory, manualSleep } from "@memory/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   EXPECTED_ROWS,
@@ -19,25 +19,6 @@ import { startTestServer, TOKEN_A } from "./helpers.js";
 const HOUR_MS = 3_600_000;
 const POSTGRES_URL =
   process.env.MEMORY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/memory_test";
-
-/** A sleep released by the test one wake-up at a time (and at once on abort). */
-function steppedSleep() {
-  const waiting: (() => void)[] = [];
-  const sleep: SchedulerSleep = (_ms, signal) =>
-    new Promise((resolve) => {
-      waiting.push(resolve);
-      signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-  return {
-    sleep,
-    get waiting() {
-      return waiting.length;
-    },
-    wakeAll() {
-      for (const resolve of waiting.splice(0)) resolve();
-    },
-  };
-}
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100_000; i++) {
@@ -176,7 +157,7 @@ describe("GET /v1/jobs", () => {
 
   it("shows the run of the server's own scheduler (hygiene from the configuration)", async () => {
     const memory = createInMemoryMemory();
-    const sleep = steppedSleep();
+    const sleep = manualSleep();
     const server = await startTestServer({
       memory,
       config: defaultConfig(),
@@ -226,7 +207,7 @@ describe.each([sqlite, postgres])("maintenance jobs on $name", (backend) => {
       let now = Date.parse("2026-06-01T00:00:00.000Z");
       const clock = () => new Date(now);
       const { runs, jobs } = countingJobs();
-      const sleeps = [steppedSleep(), steppedSleep()] as const;
+      const sleeps = [manualSleep(), manualSleep()] as const;
       const one = await startTestServer({
         memory: first,
         jobs: { jobs, now: clock, sleep: sleeps[0].sleep },

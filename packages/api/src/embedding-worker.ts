@@ -1,7 +1,5 @@
 import { MemoryTimeoutError } from "./errors.js";
-
-/** Waits `ms`; resolves early (or rejects) when `signal` aborts. Injected by tests. */
-export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+import { abortableSleep, type Sleep } from "./sleep.js";
 
 /** When the worker wakes up by itself; every field has a default (tests inject `sleep`). */
 export interface EmbeddingWorkerOptions {
@@ -35,18 +33,8 @@ export interface PendingSource<Cursor, Batch extends PendingBatch<Cursor>> {
   embed(batch: Batch, signal: AbortSignal): Promise<void>;
 }
 
-const sleepUnref: Sleep = (ms, signal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    timer.unref?.();
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
+// A waiting worker never keeps the process alive.
+const sleepUnref: Sleep = (ms, signal) => abortableSleep(ms, signal, { keepAlive: false });
 
 // Give waiting I/O (HTTP requests of a server using this store) a turn, even when the provider
 // resolved without ever leaving the microtask queue; also lets a burst of stores share a batch.

@@ -69,7 +69,6 @@ export {
   type EmbeddingWorkerOptions,
   type PendingBatch,
   type PendingSource,
-  type Sleep,
 } from "./embedding-worker.js";
 export {
   BackendUnavailableError,
@@ -153,6 +152,7 @@ export {
   searchTerms,
   termMatches,
 } from "./recall/text-analyzer.js";
+export { abortableSleep, type Sleep } from "./sleep.js";
 export {
   encodeSnapshotMetadata,
   escapeSnapshotContent,

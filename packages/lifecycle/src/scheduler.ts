@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { JobState, Lease, Memory } from "@memory/api";
+import { abortableSleep, type JobState, type Lease, type Memory, type Sleep } from "@memory/api";
 
 /** One job the scheduler runs on a cadence. */
 export interface ScheduledJob {
@@ -18,7 +18,8 @@ export interface SchedulerLogger {
   error(message: string, error?: unknown): void;
 }
 
-export type SchedulerSleep = (ms: number, signal: AbortSignal) => Promise<void>;
+/** The scheduler's wait between ticks: `@memory/api`'s `Sleep`. */
+export type SchedulerSleep = Sleep;
 
 export interface JobSchedulerOptions {
   memory: Memory;
@@ -60,17 +61,8 @@ export type TickOutcome = "ran" | "failed" | "not-due" | "leased-elsewhere" | "r
 
 const silentLogger: SchedulerLogger = { info() {}, warn() {}, error() {} };
 
-const timerSleep: SchedulerSleep = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
+// Keeps the host alive while it waits: `memory worker` has nothing else to do.
+const timerSleep: SchedulerSleep = (ms, signal) => abortableSleep(ms, signal);
 
 export function defaultLeaseHolder(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

@@ -1,7 +1,7 @@
 import type { Memory } from "@memory/api";
-import { createInMemoryMemory, InMemoryStore } from "@memory/testkit";
+import { createInMemoryMemory, InMemoryStore, manualSleep } from "@memory/testkit";
 import { describe, expect, it } from "vitest";
-import { JobScheduler, type ScheduledJob, type SchedulerSleep } from "../src/index.js";
+import { JobScheduler, type ScheduledJob } from "../src/index.js";
 import { fresh } from "./fresh-memory.js";
 
 const HOUR_MS = 3_600_000;
@@ -41,25 +41,6 @@ function countingJob(name: string, intervalMs = 12 * HOUR_MS): CountingJob {
     },
   };
   return job;
-}
-
-/** A sleep the test releases one tick at a time (or that ends on abort). */
-function steppedSleep() {
-  const waiting: (() => void)[] = [];
-  const sleep: SchedulerSleep = (_ms, signal) =>
-    new Promise((resolve) => {
-      waiting.push(resolve);
-      signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-  return {
-    sleep,
-    get waiting() {
-      return waiting.length;
-    },
-    next() {
-      waiting.shift()?.();
-    },
-  };
 }
 
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
@@ -135,7 +116,7 @@ describe("JobScheduler", () => {
     const clock = fakeClock();
     const job = countingJob("hygiene");
     job.failNext = 2;
-    const sleep = steppedSleep();
+    const sleep = manualSleep();
     const scheduler = new JobScheduler({
       memory,
       jobs: [job.definition],
@@ -145,14 +126,14 @@ describe("JobScheduler", () => {
     scheduler.start();
     await until(() => sleep.waiting === 1);
     expect(job.runs).toBe(1);
-    sleep.next();
+    sleep.wake();
     await until(() => job.runs === 2 && sleep.waiting === 1);
-    sleep.next();
+    sleep.wake();
     await until(() => job.runs === 3 && sleep.waiting === 1);
     const [status] = await scheduler.status();
     expect(status?.runs).toBe(1);
     expect(status?.lastError).toBeNull();
-    sleep.next();
+    sleep.wake();
     await until(() => sleep.waiting === 1);
     expect(job.runs).toBe(3); // not due any more
     await scheduler.stop();
@@ -174,7 +155,7 @@ describe("JobScheduler", () => {
       },
     }) as Memory;
     const job = countingJob("hygiene");
-    const sleep = steppedSleep();
+    const sleep = manualSleep();
     const errors: string[] = [];
     const scheduler = new JobScheduler({
       memory: broken,
@@ -187,7 +168,7 @@ describe("JobScheduler", () => {
     await until(() => sleep.waiting === 1);
     expect(errors.length).toBeGreaterThan(0);
     fail = false;
-    sleep.next();
+    sleep.wake();
     await until(() => job.runs === 1 && sleep.waiting === 1);
     await scheduler.stop();
   });
@@ -213,7 +194,7 @@ describe("JobScheduler", () => {
     const scheduler = new JobScheduler({
       memory,
       now: fakeClock().now,
-      sleep: steppedSleep().sleep,
+      sleep: manualSleep().sleep,
       jobs: [
         {
           name: "slow",

@@ -1,13 +1,12 @@
-import { type EmbeddingProvider, MemoryError } from "@memory/api";
-import { createTestEmbedder } from "@memory/testkit";
+import { MemoryError } from "@memory/api";
+import { createTestEmbedder, gatedEmbedder, manualSleep } from "@memory/testkit";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import type { PostgresWorkerOptions as EmbeddingWorkerOptions } from "../src/deferred-embeddings.js";
 import { createPostgresMemory, type PostgresMemoryOptions } from "../src/index.js";
 import { checkIterativeScan } from "../src/recall/vector-stage.js";
 import type { VectorState } from "../src/vector-store.js";
 import { admin, schemaRegistry, TEST_URL } from "./helpers.js";
 
-type Options = Partial<PostgresMemoryOptions> & { embeddingWorker?: EmbeddingWorkerOptions };
+type Options = Partial<PostgresMemoryOptions>;
 
 const schemas = schemaRegistry("deferred");
 const opened: { close(): Promise<void> }[] = [];
@@ -21,45 +20,6 @@ const open = (schema: string, options: Options) => {
   opened.push(memory);
   return memory;
 };
-
-/** The test embedder behind a gate, recording the texts of every call. */
-function recorded(inner: EmbeddingProvider, blocked = false) {
-  let release: () => void = () => {};
-  const gate = blocked
-    ? new Promise<void>((resolve) => {
-        release = resolve;
-      })
-    : Promise.resolve();
-  const calls: string[][] = [];
-  const provider: EmbeddingProvider = {
-    name: inner.name,
-    model: inner.model,
-    dimensions: inner.dimensions,
-    fingerprint: inner.fingerprint,
-    async embed(texts, options) {
-      calls.push([...texts]);
-      await gate;
-      return inner.embed(texts, options);
-    },
-    async embedOne(text, options) {
-      return (await provider.embed([text], options))[0]!;
-    },
-  };
-  return { provider, calls, release: () => release() };
-}
-
-/** A sleep that waits until the test wakes it, recording each requested delay. */
-function manualSleep() {
-  const delays: number[] = [];
-  const waiting: (() => void)[] = [];
-  const sleep = (ms: number, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      delays.push(ms);
-      waiting.push(resolve);
-      signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-  return { sleep, delays, wake: () => waiting.shift()?.() };
-}
 
 const vectorCount = async (schema: string) =>
   Number(
@@ -78,7 +38,7 @@ describe("postgres: deferred embeddings resumed after a restart", () => {
     expect(await vectorCount(schema)).toBe(0);
 
     const timer = manualSleep();
-    const embedder = recorded(createTestEmbedder({ dimensions: 16 }));
+    const embedder = gatedEmbedder(createTestEmbedder({ dimensions: 16 }));
     const second = open(schema, {
       embedder: embedder.provider,
       deferEmbedding: true,
@@ -98,7 +58,7 @@ describe("postgres: deferred embeddings resumed after a restart", () => {
 describe("postgres: deferred embeddings hold one batch at most", () => {
   it("keeps no content queued while 2,000 large entries wait for a blocked provider", async () => {
     const schema = schemas.next();
-    const embedder = recorded(createTestEmbedder({ dimensions: 16 }), true);
+    const embedder = gatedEmbedder(createTestEmbedder({ dimensions: 16 }), true);
     const memory = open(schema, {
       embedder: embedder.provider,
       deferEmbedding: true,
@@ -134,7 +94,7 @@ describe("postgres: deferred embeddings with a failing provider", () => {
   it("stops at the first failure, backs off, and shows the pending count and the error", async () => {
     const schema = schemas.next();
     const inner = createTestEmbedder({ dimensions: 16, fail: true });
-    const embedder = recorded(inner);
+    const embedder = gatedEmbedder(inner);
     const timer = manualSleep();
     const memory = open(schema, {
       embedder: embedder.provider,
@@ -184,8 +144,8 @@ describe("postgres: deferred embeddings with a failing provider", () => {
 describe("postgres: two processes draining one schema", () => {
   it("embeds every row once per content, whichever process gets there", async () => {
     const schema = schemas.next();
-    const a = recorded(createTestEmbedder({ dimensions: 16 }));
-    const b = recorded(createTestEmbedder({ dimensions: 16 }));
+    const a = gatedEmbedder(createTestEmbedder({ dimensions: 16 }));
+    const b = gatedEmbedder(createTestEmbedder({ dimensions: 16 }));
     const first = open(schema, {
       embedder: a.provider,
       deferEmbedding: true,

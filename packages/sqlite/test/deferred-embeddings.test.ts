@@ -1,51 +1,11 @@
-import type { EmbeddingWorkerOptions } from "@memory/api";
 import { type EmbeddingProvider, MemoryError } from "@memory/api";
-import { createTestEmbedder } from "@memory/testkit";
+import { createTestEmbedder, gatedEmbedder, manualSleep } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { createSqliteMemory, type SqliteMemoryOptions } from "../src/index.js";
 import { tempDbPath } from "./helpers.js";
 
-type Options = SqliteMemoryOptions & { embeddingWorker?: EmbeddingWorkerOptions };
-
-/** The test embedder behind a gate, recording the texts of every call. */
-function recorded(inner: EmbeddingProvider, blocked = false) {
-  let release: () => void = () => {};
-  const gate = blocked
-    ? new Promise<void>((resolve) => {
-        release = resolve;
-      })
-    : Promise.resolve();
-  const calls: string[][] = [];
-  const provider: EmbeddingProvider = {
-    name: inner.name,
-    model: inner.model,
-    dimensions: inner.dimensions,
-    fingerprint: inner.fingerprint,
-    async embed(texts, options) {
-      calls.push([...texts]);
-      await gate;
-      return inner.embed(texts, options);
-    },
-    async embedOne(text, options) {
-      return (await provider.embed([text], options))[0]!;
-    },
-  };
-  return { provider, calls, release: () => release() };
-}
-
-/** A sleep that waits until the test wakes it, recording each requested delay. */
-function manualSleep() {
-  const delays: number[] = [];
-  const waiting: (() => void)[] = [];
-  const sleep = (ms: number, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      delays.push(ms);
-      waiting.push(resolve);
-      signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-  return { sleep, delays, wake: () => waiting.shift()?.() };
-}
+type Options = SqliteMemoryOptions;
 
 const vectorCount = (path: string) => {
   const db = new Database(path, { readonly: true });
@@ -78,7 +38,7 @@ describe("deferred embeddings: resumed after a restart", () => {
     expect(vectorCount(path)).toBe(0);
 
     const timer = manualSleep();
-    const embedder = recorded(createTestEmbedder({ dimensions: 16 }));
+    const embedder = gatedEmbedder(createTestEmbedder({ dimensions: 16 }));
     const second = open({
       path,
       embedder: embedder.provider,
@@ -138,7 +98,7 @@ describe("deferred embeddings: resumed after a restart", () => {
 
 describe("deferred embeddings: bounded memory", () => {
   it("holds at most one batch while 2,000 large entries wait, and stores never block", async () => {
-    const embedder = recorded(createTestEmbedder({ dimensions: 16 }), true);
+    const embedder = gatedEmbedder(createTestEmbedder({ dimensions: 16 }), true);
     const memory = open({
       path: tempDbPath(),
       embedder: embedder.provider,
@@ -171,7 +131,7 @@ describe("deferred embeddings: bounded memory", () => {
 describe("deferred embeddings: a failing provider", () => {
   it("stops the drain at the first failure and retries only after a growing backoff", async () => {
     const inner = createTestEmbedder({ dimensions: 16, fail: true });
-    const embedder = recorded(inner);
+    const embedder = gatedEmbedder(inner);
     const timer = manualSleep();
     const memory = open({
       path: tempDbPath(),
@@ -211,7 +171,7 @@ describe("deferred embeddings: a failing provider", () => {
 
   it("close() stops a stuck drain within closeTimeoutMs and keeps the rows pending", async () => {
     const path = tempDbPath();
-    const embedder = recorded(createTestEmbedder({ dimensions: 16 }), true);
+    const embedder = gatedEmbedder(createTestEmbedder({ dimensions: 16 }), true);
     const memory = open({
       path,
       embedder: embedder.provider,

@@ -4,6 +4,7 @@ export type {
   FactoryContext,
   SharedStore,
 } from "./conformance-options.js";
+export { gatedEmbedder } from "./gated-embedder.js";
 export { bulkDeleteGroup } from "./groups/bulk-delete.js";
 export { closeGroup } from "./groups/close.js";
 export { concurrencyGroup } from "./groups/concurrency.js";
@@ -31,6 +32,7 @@ export {
   hostileNamespaces,
   hostileQueries,
 } from "./hostile-inputs.js";
+export { manualSleep } from "./manual-sleep.js";
 export {
   createInMemoryMemory,
   InMemoryMemory,
