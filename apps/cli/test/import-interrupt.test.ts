@@ -24,7 +24,16 @@ describe("memory import, interrupted", () => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    let exitCode: number | null | undefined;
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => {
+        exitCode = code;
+        resolve(code);
+      }),
+    );
+    // The child stops reading when interrupted; input still in the pipe then fails with EPIPE.
+    child.stdin.on("error", () => {});
+    const diagnostics = () => `exit ${exitCode}; stdout:\n${stdout}\nstderr:\n${stderr}`;
     // More than one batch (5,000), then the pipe stays open: the import waits for more input.
     let written = "";
     for (let index = 0; index < 6000; index++) written += line(index);
@@ -32,15 +41,27 @@ describe("memory import, interrupted", () => {
 
     // Wait until the first batch is committed, as another process sees it.
     for (let attempt = 0; ; attempt++) {
+      if (exitCode !== undefined) throw new Error(`the import ended on its own: ${diagnostics()}`);
       const counted = await ws.run(["count", "--json"]);
       if (counted.code === 0 && json<{ count: number }>(counted).count >= 5000) break;
-      if (attempt > 600) throw new Error(`the first batch never showed: ${counted.stderr}`);
+      if (attempt > 300) {
+        throw new Error(`the first batch never showed: ${counted.stderr}\n${diagnostics()}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     child.kill("SIGINT");
-    const code = await exited;
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no exit 120 s after SIGINT: ${diagnostics()}`)),
+          120_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+    expect(code, diagnostics()).toBe(130);
     expect(stderr).toMatch(/SIGINT: stopping after the current batch/);
-    expect(code).toBe(130);
     const report = JSON.parse(stdout) as { imported: number; interrupted: boolean };
     expect(report.interrupted).toBe(true);
     expect(report.imported).toBeGreaterThanOrEqual(5000);
@@ -49,5 +70,5 @@ describe("memory import, interrupted", () => {
     // Keyword search sees every committed entry: nothing was left half-indexed.
     const found = await ws.run(["recall", "kayaks", "--json", "--limit", "1"]);
     expect(found.code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
