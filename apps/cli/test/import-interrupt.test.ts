@@ -34,9 +34,10 @@ describe("memory import, interrupted", () => {
     // The child stops reading when interrupted; input still in the pipe then fails with EPIPE.
     child.stdin.on("error", () => {});
     const diagnostics = () => `exit ${exitCode}; stdout:\n${stdout}\nstderr:\n${stderr}`;
-    // More than one batch (5,000), then the pipe stays open: the import waits for more input.
+    // Exactly one batch (5,000), then the pipe stays open: the import commits it and waits for
+    // more input, with nothing left unread in the pipe when SIGINT comes.
     let written = "";
-    for (let index = 0; index < 6000; index++) written += line(index);
+    for (let index = 0; index < 5000; index++) written += line(index);
     child.stdin.write(written);
 
     // Wait until the first batch is committed, as another process sees it.
