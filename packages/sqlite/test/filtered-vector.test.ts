@@ -51,9 +51,13 @@ describe("filters inside a large store", () => {
     const scored = small.map((entry) => ({ key: entry.key, cosine: cos(entry.embedding, query) }));
     expect(scored.every((entry) => entry.cosine > 0)).toBe(true);
     const expected = scored.sort((a, b) => b.cosine - a.cosine).map((entry) => entry.key);
-    // Search through the index with the query vector injected via a one-off provider.
+    // Search through the index with the query vector injected via a one-off provider. The ten
+    // entries share a session: conversational context would reorder them, and this test pins
+    // the vector stage's order, so it is off.
     const probe = createSqliteMemory({
       path: (await memory.healthCheck()).details.file as string,
+      contextNeighborWeight: 0,
+      contextSessionWeight: 0,
       embedder: {
         ...embedder,
         embed: async (texts) => texts.map(() => query),

@@ -59,6 +59,7 @@ export type ConformanceGroup =
   | "recallScores"
   | "recallOrder"
   | "earlyReturn"
+  | "conversationContext"
   | "degradedRecall"
   | "bulkDelete"
   | "leases";

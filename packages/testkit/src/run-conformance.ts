@@ -2,6 +2,7 @@ import type { ConformanceGroup, ConformanceOptions } from "./conformance-options
 import { bulkDeleteGroup } from "./groups/bulk-delete.js";
 import { closeGroup } from "./groups/close.js";
 import { concurrencyGroup } from "./groups/concurrency.js";
+import { conversationContextGroup } from "./groups/conversation-context.js";
 import { crudGroup } from "./groups/crud.js";
 import { degradedRecallGroup } from "./groups/degraded-recall.js";
 import { earlyReturnGroup } from "./groups/early-return.js";
@@ -33,6 +34,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   recallScores: recallScoresGroup,
   recallOrder: recallOrderGroup,
   earlyReturn: earlyReturnGroup,
+  conversationContext: conversationContextGroup,
   degradedRecall: degradedRecallGroup,
   bulkDelete: bulkDeleteGroup,
   leases: leasesGroup,

@@ -30,6 +30,22 @@ export const memorySettingsSchema = z
      * results (docs/retrieval-quality.md) and every extra candidate costs a row read.
      */
     candidate_multiplier: z.number().int().min(1).max(100).default(2),
+    /**
+     * Conversational context (docs/retrieval-quality.md): how much the best adjacent entry of
+     * the same session (by creation time) and the session's best other match raise an entry's
+     * relevance. 0 turns each off.
+     */
+    context_neighbor_weight: z.number().min(0).max(1).default(0.2),
+    context_session_weight: z.number().min(0).max(1).default(0.5),
+    /** A question counts this much less for an entry that ends with a question (0 = off). */
+    question_entry_penalty: z.number().min(0).max(1).default(0.2),
+    /** A "when" question counts this much more for an entry that mentions a time (0 = off). */
+    temporal_boost: z.number().min(0).max(1).default(0.2),
+    /**
+     * An entry whose leading speaker label (`Alice: ...`, `user: ...`) the query names counts
+     * this much more (0 = off).
+     */
+    speaker_boost: z.number().min(0).max(1).default(0.2),
     half_life_days: z.number().positive().default(7),
     /** Recall drops results whose relevance (after decay) is below this. 0 keeps everything. */
     min_score: z.number().min(0).max(1).default(0.3),

@@ -21,7 +21,7 @@ export interface InMemoryRow {
 }
 
 export interface InMemoryStagesOptions {
-  /** Every row of a namespace (the stages filter them). */
+  /** Every row of a namespace (the stages filter them), in write order (session neighbours with equal `createdAt` follow it). */
   rows(namespace: string): Iterable<InMemoryRow>;
   /** Rows of every namespace (cosines and embeddings by id). */
   allRows(): Iterable<InMemoryRow>;
@@ -153,6 +153,39 @@ export class InMemoryRecallStages implements RecallStages {
     for (const row of this.#options.allRows()) {
       if (wanted.has(row.entry.id) && row.vector)
         result.set(row.entry.id, cosineSimilarity(vector, row.vector));
+    }
+    return result;
+  }
+
+  async neighbors(
+    ids: readonly string[],
+    filter: NormalizedFilter & { namespace: string },
+  ): Promise<Map<string, IndexedEntry[]>> {
+    const wanted = new Set(ids);
+    const sessions = new Map<string, MemoryEntry[]>();
+    // Rows come in write order; a stable sort by creation time keeps it for equal times.
+    for (const row of this.#rows(filter)) {
+      const session = row.entry.sessionId;
+      if (session === undefined) continue;
+      const list = sessions.get(session) ?? [];
+      list.push(row.entry);
+      sessions.set(session, list);
+    }
+    const result = new Map<string, IndexedEntry[]>();
+    for (const list of sessions.values()) {
+      if (!list.some((entry) => wanted.has(entry.id))) continue;
+      list.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+      list.forEach((entry, index) => {
+        if (!wanted.has(entry.id)) return;
+        const around = [list[index - 1], list[index + 1]].filter(
+          (neighbor): neighbor is MemoryEntry => neighbor !== undefined,
+        );
+        if (around.length > 0)
+          result.set(
+            entry.id,
+            around.map((neighbor) => ({ entry: neighbor, terms: this.#indexed(neighbor) })),
+          );
+      });
     }
     return result;
   }

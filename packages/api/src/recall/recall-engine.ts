@@ -14,6 +14,8 @@ import {
   validateLimit,
   validateQuery,
 } from "../validation.js";
+import { Adjacency, contextLifts } from "./conversation-context.js";
+import { type IntentWeights, intentFactor, queryIntent } from "./query-intent.js";
 import { compareKeys, finalizeResults, type ScoredCandidate } from "./recall-results.js";
 import type { KeywordStageResult, RecallStages, VectorStageHit } from "./recall-stages.js";
 import {
@@ -27,6 +29,12 @@ import { type RetrievalSettings, resolveVectorCalibration } from "./retrieval-se
 import { analyzeQuery, searchTerms } from "./text-analyzer.js";
 
 const MODES: readonly SearchMode[] = ["hybrid", "bm25", "embedding"];
+
+/**
+ * How many of the best candidates bring their session neighbours into the candidates. 5, 10,
+ * 20 and 40 gave the same LoCoMo numbers within 0.3 points; each anchor costs one lookup.
+ */
+const CONTEXT_ANCHORS = 10;
 
 export interface RecallEngineOptions {
   stages: RecallStages;
@@ -64,12 +72,18 @@ export class RecallEngine {
   readonly #cache: RecallCache<MemoryEntry[]>;
   #cacheToken: unknown;
   readonly #uncacheable = new WeakSet<MemoryEntry[]>();
+  readonly #intentWeights: IntentWeights;
 
   constructor(options: RecallEngineOptions) {
     this.#stages = options.stages;
     this.#settings = options.settings;
     this.#now = options.now ?? Date.now;
     this.#calibration = resolveVectorCalibration(options.settings, options.embedder);
+    this.#intentWeights = {
+      questionPenalty: options.settings.questionEntryPenalty,
+      temporalBoost: options.settings.temporalBoost,
+      speakerBoost: options.settings.speakerBoost,
+    };
     this.#cache = new RecallCache({
       maxEntries: this.#settings.recallCacheSize,
       ttlMs: this.#settings.recallCacheTtlSeconds * 1000,
@@ -299,29 +313,60 @@ export class RecallEngine {
     const hybrid = mode === "hybrid" && !keywordOnly;
     const weights = { keyword: this.#settings.keywordWeight, vector: this.#settings.vectorWeight };
     const rrfK = this.#settings.rrfK ?? DEFAULT_RRF_K;
+    const intent = queryIntent(request.query);
+    const ownRelevance = (candidate: ScoredCandidate): void => {
+      const base = hybrid
+        ? combinedRelevance(
+            {
+              keyword: scorer ? (candidate.keywordRelevance ?? 0) : undefined,
+              vector: candidate.vectorRelevance,
+            },
+            weights,
+          )
+        : !keywordOnly
+          ? (candidate.vectorRelevance ?? 0)
+          : (candidate.keywordRelevance ?? 0);
+      const factor = intentFactor(intent, candidate.entry.content, this.#intentWeights);
+      if (factor !== 1) candidate.intent = factor;
+      candidate.relevance = Math.min(1, base * factor);
+    };
     const list = [...candidates.values()];
     for (const candidate of list) {
-      if (hybrid) {
-        candidate.relevance = combinedRelevance(
-          {
-            keyword: scorer ? (candidate.keywordRelevance ?? 0) : undefined,
-            vector: candidate.vectorRelevance,
-          },
-          weights,
-        );
-        if (this.#settings.mergeStrategy === "rrf") {
-          candidate.rrf =
-            (candidate.keywordRank !== undefined
-              ? rrfContribution(candidate.keywordRank, rrfK)
-              : 0) +
-            (candidate.vectorRank !== undefined ? rrfContribution(candidate.vectorRank, rrfK) : 0);
-        }
-      } else if (!keywordOnly) {
-        candidate.relevance = candidate.vectorRelevance ?? 0;
-      } else {
-        candidate.relevance = candidate.keywordRelevance ?? 0;
+      ownRelevance(candidate);
+      if (hybrid && this.#settings.mergeStrategy === "rrf") {
+        candidate.rrf =
+          (candidate.keywordRank !== undefined ? rrfContribution(candidate.keywordRank, rrfK) : 0) +
+          (candidate.vectorRank !== undefined ? rrfContribution(candidate.vectorRank, rrfK) : 0);
       }
     }
+    await this.#addContext(list, request, {
+      measure: async (found) => {
+        if (queryVector && !keywordOnly) {
+          const cosines = await stages.cosines(
+            found.map((c) => c.entry.id),
+            queryVector,
+          );
+          for (const candidate of found) {
+            const cosine = cosines.get(candidate.entry.id);
+            if (cosine === undefined) continue;
+            candidate.cosine = cosine;
+            candidate.vectorRelevance = vectorRelevance(cosine, calibration);
+          }
+        }
+        if (scorer && (hybrid || keywordOnly)) {
+          for (const candidate of found) {
+            const bm25 = scorer.bm25(candidate.terms);
+            candidate.keywordScore = bm25;
+            candidate.keywordRelevance = scorer.relevance(bm25);
+          }
+        }
+        for (const candidate of found) {
+          ownRelevance(candidate);
+          // Found by neither stage: no rank, so no rank-fusion value either.
+          if (hybrid && this.#settings.mergeStrategy === "rrf") candidate.rrf = 0;
+        }
+      },
+    });
     const source: RecallExplain["source"] = hybrid ? "hybrid" : keywordOnly ? "keyword" : "vector";
     const results = this.#finalize(list, request, source, {
       ...(hybrid ? { strategy: this.#settings.mergeStrategy } : {}),
@@ -333,6 +378,57 @@ export class RecallEngine {
     if (found || mode === "bm25") return this.#respond(results, transient);
     const like = await this.#likeFallback(request, pool, degraded);
     return this.#respond(like.length > 0 ? like : results, transient);
+  }
+
+  /**
+   * Conversational context (conversation-context.ts): the session neighbours of the best
+   * candidates join the candidates (their parts measured like any other's), then every
+   * candidate's relevance is raised by its context. Off when both weights are 0.
+   */
+  async #addContext(
+    list: (ScoredCandidate & { terms: string })[],
+    request: Request,
+    hooks: { measure(found: (ScoredCandidate & { terms: string })[]): Promise<void> },
+  ): Promise<void> {
+    const weights = {
+      neighborWeight: this.#settings.contextNeighborWeight,
+      sessionWeight: this.#settings.contextSessionWeight,
+    };
+    if (weights.neighborWeight <= 0 && weights.sessionWeight <= 0) return;
+    const adjacency = new Adjacency();
+    if (weights.neighborWeight > 0 && this.#stages.neighbors) {
+      const anchors = list
+        .filter((c) => c.entry.sessionId !== undefined && c.relevance > 0)
+        .sort((a, b) => b.relevance - a.relevance || compareKeys(a.entry, b.entry))
+        .slice(0, CONTEXT_ANCHORS);
+      if (anchors.length > 0) {
+        const neighbors = await this.#stages.neighbors(
+          anchors.map((c) => c.entry.id),
+          request.filter,
+        );
+        const known = new Set(list.map((c) => c.entry.id));
+        const found: (ScoredCandidate & { terms: string })[] = [];
+        for (const [id, hits] of neighbors) {
+          for (const hit of hits) {
+            adjacency.add(id, hit.entry.id);
+            if (known.has(hit.entry.id)) continue;
+            known.add(hit.entry.id);
+            found.push({ entry: hit.entry, terms: hit.terms, relevance: 0 });
+          }
+        }
+        if (found.length > 0) {
+          await hooks.measure(found);
+          list.push(...found);
+        }
+      }
+    }
+    const lifts = contextLifts(list, adjacency, weights);
+    for (const candidate of list) {
+      const lift = lifts.get(candidate.entry.id);
+      if (lift === undefined) continue;
+      candidate.context = lift;
+      candidate.relevance = Math.min(1, candidate.relevance + lift);
+    }
   }
 
   /** Results, marked uncacheable when they only stand in for a failed provider. */

@@ -14,6 +14,10 @@ export interface ScoredCandidate {
   vectorRank?: number;
   cosine?: number;
   vectorRelevance?: number;
+  /** Question-word factor applied to the relevance (absent when 1). */
+  intent?: number;
+  /** Relevance added by conversational context (absent when 0). */
+  context?: number;
 }
 
 export interface FinalizeOptions {
@@ -102,6 +106,8 @@ export function finalizeResults(
     if (candidate.vectorRelevance !== undefined)
       explain.vectorRelevance = candidate.vectorRelevance;
     if (candidate.rrf !== undefined) explain.rrf = candidate.rrf;
+    if (candidate.intent !== undefined) explain.intent = candidate.intent;
+    if (candidate.context !== undefined) explain.context = candidate.context;
     if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
     if (options.earlyReturn) explain.earlyReturn = true;
     if (options.degraded !== undefined) explain.degraded = options.degraded;

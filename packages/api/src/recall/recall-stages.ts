@@ -71,6 +71,17 @@ export interface RecallStages {
     keyword: KeywordStageRequest,
     vector: VectorStageRequest,
   ): Promise<{ keyword: KeywordStageResult; vector: VectorStageHit[] }>;
+  /**
+   * Optional (conversational context): for each given entry that has a session, the entries just
+   * before and just after it in that session (same namespace and `sessionId`, ordered by
+   * `createdAt`, then write order), among the entries that pass the filter. Keyed by the given
+   * ids; an entry without a session, or alone in it, is absent. Without this stage recall still
+   * lifts entries by their session's best match, but not by their neighbours.
+   */
+  neighbors?(
+    ids: readonly string[],
+    filter: NormalizedFilter & { namespace: string },
+  ): Promise<Map<string, IndexedEntry[]>>;
   /** Entries containing any keyword in key or content (case-insensitive, `%`/`_` escaped). */
   like(keywords: readonly string[], filter: NormalizedFilter, pool: number): Promise<MemoryEntry[]>;
   /** Attaches stored embeddings to results (`withEmbeddings`). */

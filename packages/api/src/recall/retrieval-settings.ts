@@ -22,6 +22,16 @@ export interface RetrievalSettings {
   ftsEarlyReturnScore: number;
   /** `candidate_multiplier`: candidates per stage = limit x this. */
   candidateMultiplier: number;
+  /** `context_neighbor_weight`: lift from the best adjacent entry of the same session. */
+  contextNeighborWeight: number;
+  /** `context_session_weight`: lift from the best other match of the same session. */
+  contextSessionWeight: number;
+  /** `question_entry_penalty`: a question counts this much less for an entry ending with one. */
+  questionEntryPenalty: number;
+  /** `temporal_boost`: a "when" question counts this much more for an entry mentioning a time. */
+  temporalBoost: number;
+  /** `speaker_boost`: an entry whose speaker label the query names counts this much more. */
+  speakerBoost: number;
   /** `half_life_days` of non-core decay. */
   halfLifeDays: number;
   /** `recall_cache_size` (0 disables the hot cache). */
@@ -44,6 +54,11 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   keywordWeight: "keyword_weight",
   ftsEarlyReturnScore: "fts_early_return_score",
   candidateMultiplier: "candidate_multiplier",
+  contextNeighborWeight: "context_neighbor_weight",
+  contextSessionWeight: "context_session_weight",
+  questionEntryPenalty: "question_entry_penalty",
+  temporalBoost: "temporal_boost",
+  speakerBoost: "speaker_boost",
   halfLifeDays: "half_life_days",
   recallCacheSize: "recall_cache_size",
   recallCacheTtlSeconds: "recall_cache_ttl_seconds",

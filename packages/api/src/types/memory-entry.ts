@@ -51,7 +51,18 @@ export interface RecallExplain {
   vectorRelevance?: number;
   /** With `merge_strategy = "rrf"`: the rank-fusion value that ordered the result (not a relevance). */
   rrf?: number;
-  /** Relevance before decay, in [0, 1]. */
+  /**
+   * Question-word handling: the factor the entry's relevance got from what the query asks (an
+   * entry ending with a question answers no question; a "when" question prefers entries that
+   * mention a time). Absent when 1.
+   */
+  intent?: number;
+  /**
+   * Conversational context: what the relevance of the entry's session (its adjacent turns, the
+   * session's best other match) added to its relevance. Absent when nothing was added.
+   */
+  context?: number;
+  /** Relevance before decay, in [0, 1] (its own, adjusted by `intent`, raised by `context`). */
   fused: number;
   /** Time-decay factor applied (1 for core entries). */
   decay: number;

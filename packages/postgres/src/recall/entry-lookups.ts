@@ -1,6 +1,18 @@
-import { escapeLike, type MemoryEntry, type NormalizedFilter } from "@memory/api";
+import {
+  escapeLike,
+  type IndexedEntry,
+  type MemoryEntry,
+  type NormalizedFilter,
+} from "@memory/api";
 import type { Database } from "../database.js";
-import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "../entry-row.js";
+import {
+  ENTRY_COLUMNS,
+  type EntryRow,
+  INDEXED_COLUMNS,
+  type IndexedRow,
+  rowToEntry,
+  rowToIndexed,
+} from "../entry-row.js";
 import { filterConditions, type Tables, whereClause } from "../filter-sql.js";
 import { decodeVectorText, Params } from "../sql.js";
 
@@ -67,4 +79,42 @@ export async function withEmbeddings(
     const embedding = byId.get(entry.id);
     return embedding ? { ...entry, embedding } : entry;
   });
+}
+
+/**
+ * The entries just before and after each given one in its session (same namespace and session,
+ * by creation time, then write order), among those that pass the filter: one statement, two
+ * index seeks per entry (`memories_session_order`).
+ */
+export async function sessionNeighbors(
+  db: Database,
+  tables: Tables,
+  ids: readonly string[],
+  filter: NormalizedFilter,
+): Promise<Map<string, IndexedEntry[]>> {
+  const result = new Map<string, IndexedEntry[]>();
+  if (ids.length === 0) return result;
+  const params = new Params();
+  const anchors = params.add(ids);
+  const conditions = filterConditions(filter, params);
+  const side = (before: boolean) =>
+    `(SELECT ${INDEXED_COLUMNS} FROM ${tables.memories} m
+      WHERE m.namespace = a.namespace AND m.session_id = a.session_id
+        AND (m.created_at, m.created_seq) ${before ? "<" : ">"} (a.created_at, a.created_seq)
+        ${conditions.map((condition) => `AND ${condition}`).join(" ")}
+      ORDER BY m.created_at ${before ? "DESC" : "ASC"}, m.created_seq ${before ? "DESC" : "ASC"}
+      LIMIT 1)`;
+  const rows = await db.query<IndexedRow & { anchor: string }>(
+    "recall",
+    `SELECT a.id AS anchor, n.* FROM ${tables.memories} a
+     CROSS JOIN LATERAL (${side(true)} UNION ALL ${side(false)}) n
+     WHERE a.id = ANY(${anchors}::text[]) AND a.session_id IS NOT NULL`,
+    params.values,
+  );
+  for (const row of rows.rows) {
+    const list = result.get(row.anchor) ?? [];
+    list.push(rowToIndexed(row));
+    result.set(row.anchor, list);
+  }
+  return result;
 }

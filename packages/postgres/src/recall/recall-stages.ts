@@ -1,5 +1,6 @@
 import type {
   EmbeddingProvider,
+  IndexedEntry,
   KeywordStageRequest,
   KeywordStageResult,
   MemoryEntry,
@@ -12,7 +13,7 @@ import type {
 import type { Database } from "../database.js";
 import type { Tables } from "../filter-sql.js";
 import type { VectorState } from "../vector-store.js";
-import { likeEntries, recentEntries, withEmbeddings } from "./entry-lookups.js";
+import { likeEntries, recentEntries, sessionNeighbors, withEmbeddings } from "./entry-lookups.js";
 import { keywordStage } from "./keyword-stage.js";
 import { QueryEmbeddings } from "./query-embeddings.js";
 import { cosines, vectorHits } from "./vector-stage.js";
@@ -74,6 +75,13 @@ export class PostgresRecallStages implements RecallStages {
 
   vector(request: VectorStageRequest): Promise<VectorStageHit[]> {
     return vectorHits(this.#options.db, this.#options.tables, this.#state(), request);
+  }
+
+  neighbors(
+    ids: readonly string[],
+    filter: NormalizedFilter & { namespace: string },
+  ): Promise<Map<string, IndexedEntry[]>> {
+    return sessionNeighbors(this.#options.db, this.#options.tables, ids, filter);
   }
 
   cosines(ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {

@@ -4,6 +4,7 @@ import { SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from "./schema.js";
 import { upgradeToV3 } from "./schema-v3.js";
 import { upgradeToV4 } from "./schema-v4.js";
 import { upgradeToV5 } from "./schema-v5.js";
+import { upgradeToV6 } from "./schema-v6.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -43,7 +44,8 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     if (version < 2) db.exec(SCHEMA_V2);
     if (version < 3) upgradeToV3(db);
     if (version < 4) upgradeToV4(db);
-    upgradeToV5(db);
+    if (version < 5) upgradeToV5(db);
+    upgradeToV6(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -1,5 +1,6 @@
 import {
   escapeLike,
+  type IndexedEntry,
   type KeywordStageRequest,
   type KeywordStageResult,
   type MemoryEntry,
@@ -115,6 +116,45 @@ export class SqliteRecallStages implements RecallStages {
     const result = new Map<string, number>();
     for (const hit of this.#opened().vectors.cosines(vector, entries, false))
       result.set(byDoc.get(hit.docId)!, hit.cosine);
+    return result;
+  }
+
+  /**
+   * The entries just before and after each given one in its session, by creation time then
+   * doc id (write order): two indexed lookups per entry (`memories_session_order`).
+   */
+  async neighbors(
+    ids: readonly string[],
+    filter: NormalizedFilter & { namespace: string },
+  ): Promise<Map<string, IndexedEntry[]>> {
+    const { statements } = this.#opened();
+    const { where, params } = filterSql(filter);
+    const around = (before: boolean) =>
+      statements.get(
+        `SELECT ${SEARCH_COLUMNS} FROM memories a CROSS JOIN memories m
+         WHERE a.id = ? AND a.session_id IS NOT NULL
+           AND m.namespace = a.namespace AND m.session_id = a.session_id
+           AND ${
+             before
+               ? "(m.created_at < a.created_at OR (m.created_at = a.created_at AND m.doc_id < a.doc_id))"
+               : "(m.created_at > a.created_at OR (m.created_at = a.created_at AND m.doc_id > a.doc_id))"
+           }
+           AND ${where}
+         ORDER BY m.created_at ${before ? "DESC" : "ASC"}, m.doc_id ${before ? "DESC" : "ASC"} LIMIT 1`,
+      );
+    const previous = around(true);
+    const next = around(false);
+    const result = new Map<string, IndexedEntry[]>();
+    const rows: SearchRow[] = [];
+    for (const id of ids) {
+      const found = [previous.get(id, ...params), next.get(id, ...params)].filter(
+        (row): row is SearchRow => row !== undefined,
+      );
+      if (found.length === 0) continue;
+      rows.push(...found);
+      result.set(id, found.map(toIndexedEntry));
+    }
+    this.#remember(rows);
     return result;
   }
 
