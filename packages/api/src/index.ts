@@ -150,6 +150,8 @@ export {
   MAX_TERM_LENGTH,
   type QueryTerm,
   searchTerms,
+  TEXT_LANGUAGES,
+  type TextLanguage,
   termMatches,
 } from "./recall/text-analyzer.js";
 export { abortableSleep, type Sleep } from "./sleep.js";

@@ -87,3 +87,23 @@ describe("analyzeText fast path", () => {
     expect(general.at(-1)).toBe("e");
   });
 });
+
+describe("text language none", () => {
+  it("keeps words as typed (folded only), CJK bigrams unchanged, no stop words", () => {
+    expect(analyzeText("Running Meetings café 記憶力", "none")).toEqual([
+      "running",
+      "meetings",
+      "cafe",
+      "記憶",
+      "憶力",
+    ]);
+    expect(analyzeText("Running meetings", "english")).toEqual(["run", "meet"]);
+    expect(analyzeQuery("what is the Meeting", "none")).toEqual([
+      { text: "what", prefix: false, stop: false },
+      { text: "is", prefix: false, stop: false },
+      { text: "the", prefix: false, stop: false },
+      { text: "meeting", prefix: false, stop: false },
+    ]);
+    expect(indexedTerms("Key-One", "Dogs ran", "none")).toBe("key one dogs ran");
+  });
+});

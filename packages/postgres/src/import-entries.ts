@@ -7,6 +7,7 @@ import {
   type NormalizedImportEntry,
   normalizeImportEntry,
   nowIso,
+  type TextLanguage,
   validateEmbedding,
 } from "@memory/api";
 import type pg from "pg";
@@ -24,6 +25,8 @@ const WRITERS = 2;
 
 export interface ImportContext {
   tables: Tables;
+  /** The store's `text_language` (the analyzer rules of its index terms). */
+  language: TextLanguage;
   /** Quoted schema name. */
   schema: string;
   /** Set when vectors can be written. */
@@ -254,7 +257,7 @@ export async function importEntries(
         index: position,
         entry,
         hash: contentHash(entry.content),
-        terms: entryTerms(entry.key, entry.content),
+        terms: entryTerms(entry.key, entry.content, context.language),
         vector: context.vector ? entry.embedding : undefined,
       });
       if (batch.length >= BATCH_SIZE) await flush();

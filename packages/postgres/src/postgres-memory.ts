@@ -60,6 +60,7 @@ import { PostgresRecallStages } from "./recall/recall-stages.js";
 import { entryTerms } from "./search-terms.js";
 import { contentHash, encodeVector, Params, quoteIdent } from "./sql.js";
 import { probeStorage } from "./storage-probe.js";
+import { ensureTextLanguage } from "./text-language.js";
 import {
   createHnswIndex,
   createSearchIndex,
@@ -170,6 +171,13 @@ export class PostgresMemory implements Memory {
     this.#ready ??= this.#db
       .withClient("opening the schema", async (client) => {
         await runMigrations(client, this.#options.schema, this.#schema);
+        await ensureTextLanguage(
+          client,
+          this.#options.schema,
+          this.#schema,
+          this.#options.retrieval.textLanguage,
+          (message) => console.warn(message),
+        );
         // A bulk import drops the GIN index while it loads; if that process died, rebuild it.
         await restoreSearchIndex(client, this.#schema);
         this.#vector = await openVectorStore(
@@ -235,7 +243,7 @@ export class PostgresMemory implements Memory {
     const now = nowIso();
     const id = params.add(crypto.randomUUID());
     const nowParam = params.add(now);
-    const terms = entryTerms(entry.key, entry.content);
+    const terms = entryTerms(entry.key, entry.content, this.#options.retrieval.textLanguage);
     const ctes = [
       `up AS (
         INSERT INTO ${this.#tables.memories} AS m
@@ -477,6 +485,7 @@ export class PostgresMemory implements Memory {
       onDeferred: usable && defer ? () => this.#deferred.signal() : undefined,
       vectorOid: usable ? await this.#vectorOid(state) : undefined,
       bulk: this.#bulkHooks(state, usable),
+      language: this.#options.retrieval.textLanguage,
       transaction: (operation, work) => this.#db.transaction(operation, work),
       assertOpen: () => this.#assertOpen(),
     });

@@ -1,4 +1,4 @@
-import { countIndexedTerms, indexedTerms, type QueryTerm } from "@memory/api";
+import { countIndexedTerms, indexedTerms, type QueryTerm, type TextLanguage } from "@memory/api";
 
 /**
  * PostgreSQL's longest lexeme, in bytes (`MAXSTRLEN`). A longer term (a hex dump, a long
@@ -15,8 +15,12 @@ export interface EntryTerms {
   count: number;
 }
 
-export function entryTerms(key: string, content: string): EntryTerms {
-  const terms = indexedTerms(key, content);
+export function entryTerms(
+  key: string,
+  content: string,
+  language: TextLanguage = "english",
+): EntryTerms {
+  const terms = indexedTerms(key, content, language);
   return { terms, count: countIndexedTerms(terms) };
 }
 

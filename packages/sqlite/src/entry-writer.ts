@@ -1,4 +1,9 @@
-import { countIndexedTerms, indexedTerms, type NormalizedStoreInput } from "@memory/api";
+import {
+  countIndexedTerms,
+  indexedTerms,
+  type NormalizedStoreInput,
+  type TextLanguage,
+} from "@memory/api";
 import { contentHash } from "./hashing.js";
 import type { EntryRow } from "./row-mapping.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -25,6 +30,8 @@ export interface UpsertExtras {
   createdAt?: string | undefined;
   updatedAt: string;
   supersededBy?: string | undefined;
+  /** The store's `text_language` (the analyzer rules of its index terms). */
+  language: TextLanguage;
 }
 
 /** Writes one entry (inside the caller's transaction) and returns the stored row. */
@@ -35,7 +42,7 @@ export function upsertEntry(
 ): EntryRow {
   const hash = contentHash(input.content);
   // The shared analyzer's terms: FTS5 indexes them as they are (schema v3).
-  const terms = indexedTerms(input.key, input.content);
+  const terms = indexedTerms(input.key, input.content, extras.language);
   const decided = statements.get(UPSERT).get({
     id: extras.id ?? crypto.randomUUID(),
     given_id: extras.id ?? null,

@@ -67,6 +67,7 @@ import { StatementCache } from "./statement-cache.js";
 import { toStorageError } from "./storage-errors.js";
 import { probeStorage } from "./storage-probe.js";
 import { storeEntry } from "./store-entry.js";
+import { ensureTextLanguage } from "./text-language.js";
 import { VectorStore } from "./vectors/vector-store.js";
 
 /** The embedded default backend: better-sqlite3 + FTS5 + an in-memory int8 vector index. */
@@ -120,6 +121,7 @@ export class SqliteMemory implements Memory {
     const connection = openDatabase(this.#input);
     try {
       migrate(connection.db, connection.file, this.#options.logger);
+      ensureTextLanguage(connection.db, this.#options.retrieval.textLanguage, this.#options.logger);
       const statements = new StatementCache(connection.db);
       const cache = new EmbeddingCache(connection.db, this.#options.embeddingCacheMax);
       const embedder = new EmbedderState(

@@ -28,7 +28,10 @@ export async function storeEntry(opened: Opened, input: StoreInput): Promise<Mem
   const row = await withBusyRetry(() =>
     opened.connection.db
       .transaction(() => {
-        const stored = upsertEntry(opened.statements, entry, { updatedAt: nowIso() });
+        const stored = upsertEntry(opened.statements, entry, {
+          updatedAt: nowIso(),
+          language: opened.options.retrieval.textLanguage,
+        });
         if (vector)
           opened.vectors.write(stored.doc_id, stored.namespace, stored.content_hash, vector);
         return stored;

@@ -15,9 +15,10 @@ runConformanceSuite({
   createShared: async () => {
     const path = tempDbPath();
     return {
-      open: async ({ embedder, now }) =>
+      open: async ({ embedder, settings, now }) =>
         createSqliteMemory({
           path,
+          ...settings,
           ...(embedder ? { embedder } : {}),
           ...(now ? { now } : {}),
           logger: () => {},

@@ -60,6 +60,7 @@ export type ConformanceGroup =
   | "recallOrder"
   | "earlyReturn"
   | "conversationContext"
+  | "textLanguage"
   | "degradedRecall"
   | "bulkDelete"
   | "leases";

@@ -16,6 +16,7 @@ import { purgeGroup } from "./groups/purge.js";
 import { recallOrderGroup } from "./groups/recall-order.js";
 import { recallScoresGroup } from "./groups/recall-scores.js";
 import { supersessionGroup } from "./groups/supersession.js";
+import { textLanguageGroup } from "./groups/text-language.js";
 import { vectorRecallGroup } from "./groups/vector-recall.js";
 
 /** Every group, by name. */
@@ -35,6 +36,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   recallOrder: recallOrderGroup,
   earlyReturn: earlyReturnGroup,
   conversationContext: conversationContextGroup,
+  textLanguage: textLanguageGroup,
   degradedRecall: degradedRecallGroup,
   bulkDelete: bulkDeleteGroup,
   leases: leasesGroup,

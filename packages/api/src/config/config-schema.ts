@@ -12,6 +12,12 @@ export const memorySettingsSchema = z
     data_dir: z.string().min(1).default("./.memory"),
     search_mode: z.enum(["hybrid", "bm25", "embedding"]).default("hybrid"),
     /**
+     * Analyzer language: `english` (Porter stemming, English stop words dropped from queries) or
+     * `none` (words as typed, folded only). CJK bigrams are the same in both. Changing it on an
+     * existing store re-indexes its entries once, on open.
+     */
+    text_language: z.enum(["english", "none"]).default("english"),
+    /**
      * How the two stages order results: `weighted` by relevance (the weighted mean of the
      * keyword and vector parts), `rrf` by Reciprocal Rank Fusion (scores stay relevance).
      */

@@ -12,7 +12,7 @@ import type {
   VectorStageRequest,
 } from "./recall-stages.js";
 import { likeRelevance } from "./relevance.js";
-import { indexedTerms, termMatches } from "./text-analyzer.js";
+import { indexedTerms, type TextLanguage, termMatches } from "./text-analyzer.js";
 
 /** One stored entry as a pure-JS backend holds it. */
 export interface InMemoryRow {
@@ -29,6 +29,8 @@ export interface InMemoryStagesOptions {
   /** Overrides the default availability (usable whenever an embedder is given). */
   vectorAvailability?(): VectorAvailability;
   changeToken?(): unknown;
+  /** The analyzer language of the index terms (the engine's `textLanguage`). Default english. */
+  language?: TextLanguage;
 }
 
 /** True when an entry passes every part of a normalized filter. */
@@ -62,7 +64,7 @@ export class InMemoryRecallStages implements RecallStages {
   #indexed(entry: MemoryEntry): string {
     const cached = this.#terms.get(entry.id);
     if (cached && cached.key === entry.key && cached.content === entry.content) return cached.terms;
-    const terms = indexedTerms(entry.key, entry.content);
+    const terms = indexedTerms(entry.key, entry.content, this.#options.language);
     this.#terms.set(entry.id, { key: entry.key, content: entry.content, terms });
     return terms;
   }

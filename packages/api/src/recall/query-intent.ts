@@ -1,4 +1,4 @@
-import { analyzeQuery, analyzeText, searchTerms } from "./text-analyzer.js";
+import { analyzeQuery, analyzeText, searchTerms, type TextLanguage } from "./text-analyzer.js";
 
 /**
  * Question-word handling (English): what a question asks for changes which entries can answer it.
@@ -57,10 +57,10 @@ export function mentionsTime(text: string): boolean {
 const LABEL = /^\s*([^:\n]{1,40}?):\s/;
 
 /** The terms of an entry's leading speaker label (`Alice: ...` -> ["alic"]), or none. */
-export function speakerTerms(content: string): string[] {
+export function speakerTerms(content: string, language: TextLanguage = "english"): string[] {
   const label = LABEL.exec(content)?.[1];
   if (label === undefined || label.trim().split(/\s+/).length > 3) return [];
-  return analyzeText(label);
+  return analyzeText(label, language);
 }
 
 /** What the query asks, as far as entries' relevance depends on it. */
@@ -69,13 +69,15 @@ export interface QueryIntent {
   when: boolean;
   /** The query's search terms (stop words dropped), to match speaker labels against. */
   terms: ReadonlySet<string>;
+  language: TextLanguage;
 }
 
-export function queryIntent(query: string): QueryIntent {
+export function queryIntent(query: string, language: TextLanguage = "english"): QueryIntent {
   return {
     question: isQuestion(query),
     when: asksWhen(query),
-    terms: new Set(searchTerms(analyzeQuery(query)).map((term) => term.text)),
+    terms: new Set(searchTerms(analyzeQuery(query, language)).map((term) => term.text)),
+    language,
   };
 }
 
@@ -93,7 +95,10 @@ export interface IntentWeights {
  */
 export function intentFactor(intent: QueryIntent, content: string, weights: IntentWeights): number {
   let factor = 1;
-  if (weights.speakerBoost > 0 && speakerTerms(content).some((term) => intent.terms.has(term)))
+  if (
+    weights.speakerBoost > 0 &&
+    speakerTerms(content, intent.language).some((term) => intent.terms.has(term))
+  )
     factor *= 1 + weights.speakerBoost;
   if (intent.question && weights.questionPenalty > 0 && endsWithQuestion(content))
     factor *= 1 - weights.questionPenalty;

@@ -196,7 +196,7 @@ export class RecallEngine {
       mode !== "bm25" && !availability.usable
         ? (availability.reason ?? "vector search is unavailable")
         : undefined;
-    const terms = searchTerms(analyzeQuery(request.query));
+    const terms = searchTerms(analyzeQuery(request.query, this.#settings.textLanguage));
     const pool = limit * this.#settings.candidateMultiplier;
     // Backends select by their own full-text rank; the engine re-scores the pool with
     // namespace-local BM25. Asking for twice the pool changed nothing on LoCoMo and cost 25%.
@@ -313,7 +313,7 @@ export class RecallEngine {
     const hybrid = mode === "hybrid" && !keywordOnly;
     const weights = { keyword: this.#settings.keywordWeight, vector: this.#settings.vectorWeight };
     const rrfK = this.#settings.rrfK ?? DEFAULT_RRF_K;
-    const intent = queryIntent(request.query);
+    const intent = queryIntent(request.query, this.#settings.textLanguage);
     const ownRelevance = (candidate: ScoredCandidate): void => {
       const base = hybrid
         ? combinedRelevance(

@@ -1,6 +1,7 @@
 import { type MemorySettings, memorySettingsSchema } from "../config/config-schema.js";
 import { ConfigError } from "../errors.js";
 import type { MergeStrategy, SearchMode } from "../types/memory-entry.js";
+import type { TextLanguage } from "./text-analyzer.js";
 
 /**
  * The retrieval settings of every backend, in the camelCase the library options use. One
@@ -10,6 +11,8 @@ import type { MergeStrategy, SearchMode } from "../types/memory-entry.js";
 export interface RetrievalSettings {
   /** `search_mode`: default recall mode. */
   searchMode: SearchMode;
+  /** `text_language`: the analyzer's language rules (stemming and stop words, or none). */
+  textLanguage: TextLanguage;
   /** `merge_strategy`: `weighted` orders by relevance, `rrf` by rank fusion. */
   mergeStrategy: MergeStrategy;
   /** `rrf_k`. */
@@ -48,6 +51,7 @@ export interface RetrievalSettings {
 
 const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   searchMode: "search_mode",
+  textLanguage: "text_language",
   mergeStrategy: "merge_strategy",
   rrfK: "rrf_k",
   vectorWeight: "vector_weight",

@@ -120,6 +120,7 @@ function importBatch(opened: Opened, batch: Batch): BatchResult {
         createdAt: entry.createdAt ?? updatedAt,
         updatedAt,
         supersededBy: entry.supersededBy,
+        language: opened.options.retrieval.textLanguage,
       });
       if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
       else if (opened.embedder.usable && !opened.options.deferEmbedding) {

@@ -105,10 +105,15 @@ export class InMemoryMemory implements Memory {
       options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined;
     const store = this.#store;
     const rows = () => store.rows.values();
+    const settings = retrievalSettingsFromConfig({
+      ...defaultConfig().memory,
+      ...options.settings,
+    });
     this.#engine = new RecallEngine({
-      settings: retrievalSettingsFromConfig({ ...defaultConfig().memory, ...options.settings }),
+      settings,
       embedder: this.#embedder,
       stages: new InMemoryRecallStages({
+        language: settings.textLanguage,
         rows: function* (namespace) {
           for (const row of rows()) if (row.entry.namespace === namespace) yield row;
         },
