@@ -1,0 +1,131 @@
+import { performance } from "node:perf_hooks";
+import { embeddingsDisabled } from "@memory/api";
+import { CommandError } from "../cli/cli-errors.js";
+import { EXIT_CODES } from "../cli/exit-codes.js";
+import { interruptible } from "../cli/interruption.js";
+import type { CommandHandler } from "../cli/lazy-action.js";
+import { type EvalReport, renderEvalReport } from "../eval/eval-report.js";
+import { aggregateMetrics, EVAL_KS, quantile } from "../eval/eval-scorer.js";
+import { openIsolatedStore } from "../eval/isolated-store.js";
+import { loadEvalDataset } from "../eval/load-eval-dataset.js";
+import { type EvalRun, runEval } from "../eval/run-eval.js";
+import { createProgress } from "../output/progress.js";
+
+interface EvalOptions {
+  memories?: string;
+  questions?: string;
+  conversations?: string[];
+  limit: number;
+  mode?: "hybrid" | "bm25" | "embedding";
+  perQuestion?: boolean;
+}
+
+// A human report names this many rejected memories; --json lists them all.
+const SHOWN_REJECTIONS = 5;
+
+// A bare import() here resolves against the CLI's own node_modules, where pnpm put the backends.
+const loadModule = (specifier: string): Promise<unknown> => import(specifier);
+
+/**
+ * `memory eval <locomo.json>` or `memory eval --memories m.jsonl --questions q.jsonl`: a
+ * retrieval benchmark of the configured backend, embedder and retrieval settings, run on a
+ * temporary store (never the user's), scored exactly as the LoCoMo kit scores it.
+ */
+const evalCommand: CommandHandler = async (context, args, options) => {
+  const [file] = args as [string | undefined];
+  const { memories, questions, conversations, limit, mode, perQuestion } =
+    options as unknown as EvalOptions;
+  const dataset = await loadEvalDataset({ file, memories, questions, conversations });
+  const { config } = context.config();
+  const started = performance.now();
+
+  const { run, store } = await interruptible(async (signal) => {
+    const store = await openIsolatedStore(config, { mode, loadModule });
+    let run: EvalRun;
+    try {
+      context.output.note(`memory eval: temporary ${store.location}`);
+      if (store.provider === undefined && !embeddingsDisabled(config.memory)) {
+        // The numbers would silently be keyword-only: say so even with --json (stderr).
+        context.output.warn(
+          `embedding_provider = "${config.memory.embedding_provider}" gave no embedder (${store.providerReason}); these numbers are keyword-only. Run \`memory doctor\` to see why.`,
+        );
+      }
+      // Both bars draw from their first update, one after the other (one line each).
+      const importBar = await createProgress(context.output, "eval: import", "memories");
+      const questionBar = await createProgress(context.output, "eval: recall", "questions");
+      try {
+        run = await runEval(store.memory, dataset, {
+          limit,
+          mode,
+          signal,
+          onImportProgress: (done, total) => importBar.update(done, total),
+          onIngested: () => importBar.stop(),
+          onQuestion: (done, total) => questionBar.update(done, total),
+        });
+      } finally {
+        importBar.stop();
+        questionBar.stop();
+      }
+      return { run, store };
+    } finally {
+      await store.dispose();
+    }
+  });
+  if (run.interrupted) {
+    throw new CommandError(
+      `interrupted after ${run.results.length} of ${dataset.questions.length} questions; the temporary store was deleted and nothing was reported (run it again to finish).`,
+      EXIT_CODES.interrupted,
+    );
+  }
+  if (run.rejected.length > 0) {
+    const listed = run.rejected
+      .slice(0, SHOWN_REJECTIONS)
+      .map((rejection) => `${rejection.origin}: ${rejection.code} ${rejection.message}`)
+      .join("; ");
+    const more =
+      run.rejected.length > SHOWN_REJECTIONS
+        ? ` and ${run.rejected.length - SHOWN_REJECTIONS} more`
+        : "";
+    if (dataset.format === "generic") {
+      throw new CommandError(
+        `the store refused ${run.rejected.length} ${run.rejected.length === 1 ? "memory" : "memories"} (${listed}${more}); fix them and run it again.`,
+        EXIT_CODES.usage,
+        { rejected: run.rejected },
+      );
+    }
+    // The kit's adapter goes on without them (they can only be missed); say so.
+    context.output.warn(
+      `the store refused ${run.rejected.length} memories (${listed}${more}); they count as never found.`,
+    );
+  }
+
+  const latencies = run.results.map((result) => result.latency_ms);
+  const report: EvalReport = {
+    format: dataset.format,
+    sources: dataset.sources,
+    backend: config.memory.backend,
+    embedder: store.provider?.fingerprint ?? null,
+    embedderReason: store.providerReason,
+    mode: mode ?? config.memory.search_mode,
+    limit,
+    ks: EVAL_KS,
+    dataset: { ...dataset.stats, imported: run.imported },
+    metrics: aggregateMetrics(run.results, dataset.inOverall),
+    category_names: dataset.categoryNames,
+    timing: {
+      wall_ms: performance.now() - started,
+      ingest_ms: run.ingestMs,
+      recall_ms: run.recallMs,
+      latency_ms_mean: latencies.length > 0 ? run.recallMs / latencies.length : null,
+      latency_ms_p50: quantile(latencies, 0.5),
+      latency_ms_p95: quantile(latencies, 0.95),
+    },
+    ...(perQuestion ? { questions: run.results } : {}),
+  };
+  const excluded = [...new Set(run.results.map((result) => result.category))]
+    .filter((category) => !dataset.inOverall(category))
+    .map(String);
+  context.output.result(report, () => renderEvalReport(report, excluded));
+};
+
+export default evalCommand;
