@@ -59,13 +59,15 @@ describe("memory hygiene and memory jobs", () => {
   });
   afterAll(() => ws.remove());
 
-  it("memory jobs --json: hygiene enabled, never ran, due now; snapshot off", async () => {
+  it("memory jobs --json: hygiene enabled, never ran, due now; snapshot, curate, transcripts off", async () => {
     const result = await ws.run(["jobs", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const { jobs } = json<{ jobs: Job[] }>(result);
     expect(jobs.map((job) => [job.name, job.enabled, job.lastRunAt, job.runs])).toEqual([
       ["hygiene", true, null, 0],
       ["snapshot", false, null, 0],
+      ["curate", false, null, 0],
+      ["transcripts", false, null, 0],
     ]);
     expect(typeof jobs[0]?.nextRunAt).toBe("string");
   });

@@ -34,6 +34,11 @@ export interface HttpAppOptions {
   ui?: boolean;
   /** The built inspector files; default `dist/ui` of this package. */
   uiDir?: string;
+  /**
+   * Defaults of `POST /v1/context` under what a request gives (`auto_recall`,
+   * `auto_recall_limit`, `auto_recall_min_score`: `memoryContextOptionsFromConfig`).
+   */
+  contextDefaults?: RouteContext["contextDefaults"];
 }
 
 type AppEnv = { Variables: { access: Access } };
@@ -100,6 +105,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const uiEnabled = options.ui ?? true;
   const context: RouteContext = {
     memory: options.memory,
+    contextDefaults: options.contextDefaults ?? {},
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
     maxImportBytes: options.maxImportBytes ?? 104_857_600,

@@ -10,6 +10,7 @@ import { autosaveTurn, buildMemoryContext, JOB_NAMES, jobStatusFromState } from 
 import { type Access, canUse, resolveNamespace, visibleNamespaces } from "./access.js";
 import { readNdjsonLines } from "./body.js";
 import { HttpError, toErrorResponse } from "./http-error.js";
+import { readMemoryFile } from "./memory-files.js";
 import { defineRoute, json, type RouteSpec } from "./route-spec.js";
 import {
   AutosaveRequestSchema,
@@ -23,6 +24,8 @@ import {
   EntriesResponseSchema,
   EntryResponseSchema,
   ExportQuery,
+  FileQuery,
+  FileResponseSchema,
   ForgetByKeyRequestSchema,
   ForgetResponseSchema,
   GetByKeyRequestSchema,
@@ -741,7 +744,13 @@ export const routes: RouteSpec[] = [
       const built = await buildMemoryContext(
         context.memory,
         message,
-        defined({ ...options, namespace, signal: request.signal }),
+        // memory.toml's auto_recall* under what the request gives.
+        defined({
+          ...context.contextDefaults,
+          ...defined(options),
+          namespace,
+          signal: request.signal,
+        }),
       );
       return json({
         context: built.text,
@@ -771,7 +780,8 @@ export const routes: RouteSpec[] = [
     method: "get",
     path: "/v1/jobs",
     operationId: "listJobs",
-    summary: "Maintenance jobs (hygiene, snapshot): last run, next run, last report, last error",
+    summary:
+      "Maintenance jobs (hygiene, snapshot, curate, transcripts): last run, next run, last report, last error",
     description:
       "Read from the job state in the store, so it shows the runs of every server and `memory worker` on this store. Any valid token may read it; the numbers cover every namespace.",
     tag: "jobs",
@@ -791,5 +801,23 @@ export const routes: RouteSpec[] = [
       );
       return json({ jobs });
     },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/v1/files",
+    operationId: "readFile",
+    summary: "Read lines of a memory file (Markdown backend)",
+    description:
+      "The `path`, `startLine` and `endLine` of a recall result name a file and lines; this reads them with their surroundings. Confined to the memory tree (no absolute paths, `..` or links leading out: INVALID_INPUT) and to the token's namespaces; other backends answer UNSUPPORTED.",
+    tag: "memories",
+    query: FileQuery,
+    responses: {
+      200: { description: "The lines.", schema: FileResponseSchema },
+      404: { description: "No such file (NOT_FOUND)." },
+      501: { description: "The backend keeps no files (UNSUPPORTED)." },
+      ...errorResponses,
+    },
+    handler: async ({ query, access, context }) =>
+      json(await readMemoryFile(context.memory, access, query)),
   }),
 ];

@@ -1,10 +1,18 @@
-import { MAX_KEY_LENGTH, MAX_NAMESPACE_LENGTH, type Memory, type MemoryEntry } from "@memory/api";
+import {
+  contentKey,
+  InvalidInputError,
+  MAX_KEY_LENGTH,
+  MAX_NAMESPACE_LENGTH,
+  type Memory,
+  type MemoryEntry,
+} from "@memory/api";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Access, resolveNamespace } from "./access.js";
 import { toErrorResponse } from "./http-error.js";
 import type { Logger } from "./logger.js";
+import { readMemoryFile, snippetOf } from "./memory-files.js";
 import { MemoryEntrySchema } from "./schemas.js";
 
 export interface McpServerOptions {
@@ -48,6 +56,11 @@ function defined<T extends Record<string, unknown>>(value: T): T {
 function line(entry: MemoryEntry): string {
   const score = entry.score === undefined ? "" : ` (score ${entry.score.toFixed(3)})`;
   const superseded = entry.supersededBy ? ` [superseded by ${entry.supersededBy}]` : "";
+  // File-backed results: where they are (for memory_get with a path) and a snippet.
+  if (entry.source) {
+    const { path, startLine, endLine } = entry.source;
+    return `[${entry.category}] ${entry.key}${score}${superseded} (${path}:${startLine}-${endLine}): ${snippetOf(entry.content)}`;
+  }
   return `[${entry.category}] ${entry.key}${score}${superseded}: ${entry.content}`;
 }
 
@@ -95,14 +108,15 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     {
       title: "Remember something",
       description:
-        'Save a fact, preference, decision or note to long-term memory so it can be recalled in later conversations. Use a short, stable, descriptive key such as "user_preferred_editor": storing again under the same key replaces the old content, which is how you correct or update a memory. Write the content as a self-contained sentence ("The user prefers Neovim for editing code"), not a fragment. Never store secrets.',
+        'Save a fact, preference, decision or note to long-term memory so it can be recalled in later conversations. Write the content as a self-contained sentence ("The user prefers Neovim for editing code"), not a fragment. Category: "core" (the default) for durable facts, preferences and decisions about the user or their work; "daily" for what happened today (notes, progress); "conversation" only for passing details of this chat. The key is optional: leave it out and one is derived from the content (the same text stored twice stays one memory), or give a short, stable, descriptive key such as "user_preferred_editor": storing again under the same key replaces the old content, which is how you correct or update a memory. Never store secrets.',
       inputSchema: {
         key: z
           .string()
           .min(1)
           .max(MAX_KEY_LENGTH)
+          .optional()
           .describe(
-            'Stable identifier, e.g. "user_preferred_editor". Reusing a key updates that memory.',
+            'Optional stable identifier, e.g. "user_preferred_editor". Reusing a key updates that memory; left out, it is derived from the content.',
           ),
         content: z.string().min(1).describe("The memory itself, as a self-contained sentence."),
         category: categoryInput
@@ -129,9 +143,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     (input) =>
       guarded(logger, async () => {
         const namespace = resolveNamespace(access, input.namespace);
-        const entry = compact(await memory.store(defined({ ...input, namespace })));
+        // Without a key, the one `memory store` derives: the same text stays one memory.
+        const key = input.key ?? contentKey(input.content);
+        const entry = compact(await memory.store(defined({ ...input, key, namespace })));
+        const superseded = entry.conflict?.superseded ?? [];
+        const replaced =
+          superseded.length === 0 ? "" : ` It replaces the older memory ${superseded.join(", ")}.`;
         return result(
-          `Stored "${entry.key}" (${entry.category}) in namespace "${entry.namespace}".`,
+          `Stored "${entry.key}" (${entry.category}) in namespace "${entry.namespace}".${replaced}`,
           { entry },
         );
       }),
@@ -191,18 +210,62 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     {
       title: "Read one memory",
       description:
-        "Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key.",
+        "Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key. With a Markdown memory, pass `path` (and `from`, `lines`) instead of a key to read lines of a memory file, e.g. around a memory_recall result's path and line range.",
       inputSchema: {
-        key: z.string().min(1).max(MAX_KEY_LENGTH).describe("The exact key."),
+        key: z.string().min(1).max(MAX_KEY_LENGTH).optional().describe("The exact key."),
+        path: z
+          .string()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe(
+            "Instead of a key: a memory file (MEMORY.md, memory/2026-11-24.md) to read lines of.",
+          ),
+        from: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe("With path: first line (1-based); default 1."),
+        lines: z
+          .number()
+          .int()
+          .min(1)
+          .max(2000)
+          .optional()
+          .describe("With path: how many lines; default all (at most 2000)."),
         namespace: namespaceInput,
       },
-      outputSchema: { found: z.boolean(), entry: EntryOutput.optional() },
+      outputSchema: {
+        found: z.boolean(),
+        entry: EntryOutput.optional(),
+        file: z
+          .object({
+            path: z.string(),
+            namespace: z.string(),
+            from: z.number(),
+            to: z.number(),
+            totalLines: z.number(),
+            text: z.string(),
+          })
+          .optional(),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (input) =>
       guarded(logger, async () => {
+        if ((input.key === undefined) === (input.path === undefined))
+          throw new InvalidInputError("memory_get needs either key or path, not both.");
+        if (input.path !== undefined) {
+          const file = await readMemoryFile(memory, access, {
+            path: input.path,
+            from: input.from,
+            lines: input.lines,
+          });
+          return result(file.text, { found: true, file });
+        }
         const namespace = resolveNamespace(access, input.namespace);
-        const entry = await memory.get(input.key, { namespace });
+        const entry = await memory.get(input.key as string, { namespace });
         if (!entry) return result(`No memory with key "${input.key}".`, { found: false });
         return result(line(entry), { found: true, entry: compact(entry) });
       }),

@@ -213,7 +213,11 @@ export function buildOpenApiDocument(
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },
       { name: "agent", description: "Agent-loop helpers: memory context and turn autosave." },
-      { name: "jobs", description: "Maintenance jobs (hygiene, snapshot) and their last runs." },
+      {
+        name: "jobs",
+        description:
+          "Maintenance jobs (hygiene, snapshot, curate, transcripts) and their last runs.",
+      },
       { name: "health", description: "Liveness, readiness and this document." },
       ...((options.ui ?? true)
         ? [{ name: "ui", description: "The web inspector's static files (no token needed)." }]

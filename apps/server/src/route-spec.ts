@@ -16,6 +16,8 @@ export interface ResponseSpec {
 /** What the app gives every handler. */
 export interface RouteContext {
   memory: Memory;
+  /** Defaults of the memory context (`POST /v1/context`) from memory.toml. */
+  contextDefaults: { recall?: boolean; limit?: number; minScore?: number };
   logger: Logger;
   maxBodyBytes: number;
   maxImportBytes: number;

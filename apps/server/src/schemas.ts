@@ -74,6 +74,36 @@ export const MemoryEntrySchema = named(
     score: z.number().optional().describe("Recall only."),
     explain: RecallExplainSchema.optional().describe("Recall only."),
     embedding: z.array(z.number()).optional().describe("Only when asked for."),
+    source: z
+      .object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })
+      .optional()
+      .describe("Recall only, Markdown backend: the file and lines the result comes from."),
+    conflict: z
+      .object({
+        mode: z.enum(["jaccard", "combined"]),
+        threshold: z.number(),
+        superseded: z.array(z.string()).describe("Keys of the older entries it superseded."),
+        candidates: z.array(
+          z.object({
+            key: z.string(),
+            jaccard: z.number(),
+            cosine: z.number().optional(),
+            bm25: z.number(),
+            similarity: z.number(),
+            signals: z.object({
+              negationReversal: z.number(),
+              preferenceChange: z.number(),
+              temporalShift: z.number(),
+              total: z.number(),
+            }),
+            score: z.number(),
+            differentSubject: z.string().optional(),
+            superseded: z.boolean(),
+          }),
+        ),
+      })
+      .optional()
+      .describe("Store only, with conflict_mode on: the conflict check of the stored entry."),
   }),
 );
 
@@ -114,6 +144,35 @@ export const NamespaceParams = z.object({ namespace: z.string().min(1) });
 export const SessionParams = z.object({ sessionId: z.string().min(1) });
 
 export const NamespaceQuery = z.object({ namespace: namespace.optional() }).strict();
+/** `GET /v1/files`: lines of a memory file (Markdown backend). */
+export const FileQuery = z
+  .object({
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .describe("A memory file, relative to the tree: MEMORY.md, memory/2026-11-24.md."),
+    from: z.coerce.number().int().min(1).optional().describe("First line (1-based); default 1."),
+    lines: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe("How many lines; default (and at most) 2000."),
+  })
+  .strict();
+export const FileResponseSchema = named(
+  "FileSegment",
+  z.object({
+    path: z.string(),
+    namespace: z.string(),
+    from: z.number().int(),
+    to: z.number().int(),
+    totalLines: z.number().int(),
+    text: z.string(),
+  }),
+);
 /** Body form of get: any stored key, including ones a URL path cannot carry ("..", "a/b"). */
 export const GetByKeyRequestSchema = named(
   "GetByKeyRequest",
@@ -243,15 +302,25 @@ export const ContextRequestSchema = named(
       message: z.string().max(100_000).describe("The user message the context is for."),
       namespace: namespace.optional(),
       sessionId: sessionId.optional(),
-      limit: z.number().int().min(0).max(100).optional().describe("Recalled entries; default 5."),
-      minScore: z.number().min(0).optional().describe("Default 0.4."),
+      limit: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .optional()
+        .describe("Recalled entries; default auto_recall_limit (5)."),
+      minScore: z.number().min(0).optional().describe("Default auto_recall_min_score (0.4)."),
       coreLimit: z
         .number()
         .int()
         .min(0)
         .max(100)
         .optional()
-        .describe("Top core entries added; default 3."),
+        .describe("Top core entries added; default 3 for an empty message, else 0."),
+      includeConversation: z
+        .boolean()
+        .optional()
+        .describe("Include raw conversation turns among recalled entries; default false."),
       maxChars: z.number().int().min(50).max(100_000).optional().describe("Default 2000."),
     })
     .strict(),

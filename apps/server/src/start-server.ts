@@ -2,7 +2,13 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { ConfigError, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
-import { configuredJobs, JobScheduler, type JobSchedulerOptions } from "@memory/lifecycle";
+import { resolveChatModel } from "@memory/embeddings";
+import {
+  configuredJobs,
+  JobScheduler,
+  type JobSchedulerOptions,
+  memoryContextOptionsFromConfig,
+} from "@memory/lifecycle";
 import { createHttpApp } from "./http-app.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { type OpenedMemory, openMemory } from "./open-memory.js";
@@ -26,7 +32,7 @@ export interface StartServerOptions extends ServerSettingsOverrides {
   handleSignals?: boolean;
   loadModule?: (specifier: string) => Promise<unknown>;
   /**
-   * Run the configuration's maintenance jobs (hygiene, snapshot) in this process, each under a
+   * Run the configuration's maintenance jobs (hygiene, snapshot, curate with a chat model, transcripts) in this process, each under a
    * lease so several servers on one store share them. Default: on when the server opens the
    * memory, off when `memory` is passed in. An object turns it on with scheduler overrides
    * (clock, sleep, tick, jobs: for tests and embedders).
@@ -123,6 +129,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     logger,
     isShuttingDown: () => shuttingDown,
     version: VERSION,
+    contextDefaults: memoryContextOptionsFromConfig((options.config ?? defaultConfig()).memory),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
@@ -137,7 +144,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   let scheduler: JobScheduler | undefined;
   if (jobs !== false) {
     const overrides = jobs === true ? {} : jobs;
-    const scheduled = overrides.jobs ?? configuredJobs(options.config ?? defaultConfig());
+    const config = options.config ?? defaultConfig();
+    const scheduled =
+      overrides.jobs ?? configuredJobs(config, { chatModel: resolveChatModel(config.memory) });
     if (scheduled.length > 0) {
       scheduler = new JobScheduler({
         logger,

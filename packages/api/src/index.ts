@@ -65,6 +65,18 @@ export {
   resolveConfiguredProvider,
 } from "./config/open-configured-memory.js";
 export {
+  CONFLICT_CANDIDATES,
+  type ConflictSettings,
+  checkConflicts,
+  conflictCategoryList,
+  conflictCheckApplies,
+  scoreConflictPair,
+  withConflict,
+} from "./conflicts/check-conflicts.js";
+export type { ConflictCandidate, ConflictDecision } from "./conflicts/conflict-decision.js";
+export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
+export { contentKey } from "./content-key.js";
+export {
   EmbeddingWorker,
   type EmbeddingWorkerOptions,
   type PendingBatch,
@@ -223,6 +235,7 @@ export {
   type CountOptions,
   DEFAULT_NAMESPACE,
   type EntryFilter,
+  type EntrySource,
   type ExportFilter,
   type GetOptions,
   type ImportEntry,

@@ -51,7 +51,7 @@ describe("loadConfig", () => {
       half_life_days: 7,
       recall_cache_size: 256,
       recall_cache_ttl_seconds: 300,
-      conflict_threshold: 0.6,
+      conflict_threshold: 0.7,
       embedding_provider: "noop",
       embedding_cache_max: 10_000,
       hygiene_interval_hours: 12,

@@ -4,6 +4,12 @@
 export type { RemoteSettings } from "./http/remote-settings.js";
 export { createNoopEmbeddings, NoopEmbeddingProvider } from "./noop-provider.js";
 export {
+  CHAT_API_KEY_ENV,
+  type ChatConfig,
+  type ResolveChatModelOptions,
+  resolveChatModel,
+} from "./resolve-chat-model.js";
+export {
   type EmbeddingConfig,
   type ResolvedEmbeddingProvider,
   resolveEmbeddingProvider,

@@ -8,11 +8,47 @@ export {
   autosaveTurn,
 } from "./autosave-turn.js";
 export {
+  type CompleteJsonOptions,
+  type CompleteJsonResult,
+  completeJson,
+} from "./chat-json.js";
+export { ChatOutputError, type ChatTask } from "./chat-output-error.js";
+export {
+  type ConfiguredJobsOptions,
   configuredJobs,
   JOB_NAMES,
   jobIntervals,
   SNAPSHOT_JOB,
+  TRANSCRIPTS_JOB,
+  transcriptDir,
 } from "./configured-jobs.js";
+export {
+  CONSOLIDATION_DEFAULTS,
+  type ConsolidateTurnInput,
+  type ConsolidateTurnOptions,
+  type ConsolidationReport,
+  consolidateTurn,
+  dailyKey,
+} from "./consolidate-turn.js";
+export {
+  CURATE_JOB,
+  CURATOR_SYSTEM_PROMPT,
+  type CuratedGroup,
+  type CurateOptions,
+  type CurateReport,
+  type CurateTotals,
+  type CuratorProposal,
+  checkProposal,
+  curate,
+  curatorProposalSchema,
+} from "./curator.js";
+export {
+  type EndSessionOptions,
+  type EndSessionResult,
+  endSession,
+  extractSummary,
+  SESSION_SUMMARY_PROMPT,
+} from "./end-session.js";
 export {
   type HydrateOptions,
   type HydrateReport,
@@ -34,7 +70,21 @@ export {
   MEMORY_CONTEXT_HEADER,
   type MemoryContext,
   type MemoryContextOptions,
+  memoryContextOptionsFromConfig,
+  NEAR_DUPLICATE_JACCARD,
 } from "./memory-context.js";
+export {
+  type ExtractedFact,
+  extractedFactsSchema,
+  FACT_KINDS,
+  type FactKind,
+  factKey,
+  REMEMBER_SYSTEM_PROMPT,
+  type RememberOptions,
+  type RememberResult,
+  type RememberTurn,
+  remember,
+} from "./remember.js";
 export {
   defaultLeaseHolder,
   JobScheduler,
@@ -46,6 +96,17 @@ export {
   type SchedulerSleep,
   type TickOutcome,
 } from "./scheduler.js";
+export {
+  appendTranscript,
+  type PruneTranscriptsReport,
+  pruneTranscripts,
+  readTranscript,
+  SESSIONS_DIR,
+  TRANSCRIPT_LINE_TYPES,
+  type TranscriptLine,
+  transcriptPath,
+  validateSessionId,
+} from "./session-transcript.js";
 export {
   SNAPSHOT_FILE_NAME,
   type SnapshotReport,

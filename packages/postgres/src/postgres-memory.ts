@@ -2,6 +2,7 @@ import {
   type BackfillOptions,
   type Capabilities,
   type CountOptions,
+  checkConflicts,
   type DeleteFilter,
   type DeleteReport,
   type EmbeddingJobReport,
@@ -35,6 +36,7 @@ import {
   validateLimit,
   validateNamespace,
   validateSessionId,
+  withConflict,
 } from "@memory/api";
 import pg from "pg";
 import { Database } from "./database.js";
@@ -278,7 +280,8 @@ export class PostgresMemory implements Memory {
     );
     const stored = rowToEntry(result.rows[0]!);
     if (defer) this.#deferred.signal();
-    return stored;
+    // Conflict detection (conflict_mode) is the shared one of @memory/api, through this recall.
+    return withConflict(stored, await checkConflicts(this, stored, this.#options.retrieval));
   }
 
   async get(key: string, options: GetOptions = {}): Promise<MemoryEntry | null> {

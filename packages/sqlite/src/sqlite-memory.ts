@@ -3,6 +3,7 @@ import {
   type Capabilities,
   ConfigError,
   type CountOptions,
+  checkConflicts,
   type DeleteFilter,
   type DeleteReport,
   type EmbeddingJobReport,
@@ -30,6 +31,7 @@ import {
   type StoreInput,
   validateKey,
   validateNamespace,
+  withConflict,
 } from "@memory/api";
 import { deleteMatchingEntries } from "./bulk-delete.js";
 import { withBusyRetry } from "./busy-retry.js";
@@ -195,10 +197,13 @@ export class SqliteMemory implements Memory {
   }
 
   async store(input: StoreInput): Promise<MemoryEntry> {
-    return this.#use(
+    const entry = await this.#use(
       (opened) => storeEntry(opened, input),
       (none) => none.store(input),
     );
+    if (this.#fallback) return entry;
+    // Conflict detection (conflict_mode) is the shared one of @memory/api, through this recall.
+    return withConflict(entry, await checkConflicts(this, entry, this.#options.retrieval));
   }
 
   async get(key: string, options: GetOptions = {}): Promise<MemoryEntry | null> {

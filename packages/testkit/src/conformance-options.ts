@@ -63,4 +63,5 @@ export type ConformanceGroup =
   | "textLanguage"
   | "degradedRecall"
   | "bulkDelete"
-  | "leases";
+  | "leases"
+  | "conflicts";

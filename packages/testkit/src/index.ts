@@ -8,6 +8,7 @@ export { gatedEmbedder } from "./gated-embedder.js";
 export { bulkDeleteGroup } from "./groups/bulk-delete.js";
 export { closeGroup } from "./groups/close.js";
 export { concurrencyGroup } from "./groups/concurrency.js";
+export { conflictsGroup } from "./groups/conflicts.js";
 export { conversationContextGroup } from "./groups/conversation-context.js";
 export { crudGroup } from "./groups/crud.js";
 export { degradedRecallGroup } from "./groups/degraded-recall.js";

@@ -2,6 +2,7 @@ import type { ConformanceGroup, ConformanceOptions } from "./conformance-options
 import { bulkDeleteGroup } from "./groups/bulk-delete.js";
 import { closeGroup } from "./groups/close.js";
 import { concurrencyGroup } from "./groups/concurrency.js";
+import { conflictsGroup } from "./groups/conflicts.js";
 import { conversationContextGroup } from "./groups/conversation-context.js";
 import { crudGroup } from "./groups/crud.js";
 import { degradedRecallGroup } from "./groups/degraded-recall.js";
@@ -40,6 +41,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   degradedRecall: degradedRecallGroup,
   bulkDelete: bulkDeleteGroup,
   leases: leasesGroup,
+  conflicts: conflictsGroup,
 };
 
 /**

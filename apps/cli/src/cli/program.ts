@@ -192,8 +192,46 @@ export function buildProgram(output: Output, state: RunState): Command {
     .action(action(() => import("../commands/hygiene.js")));
 
   program
+    .command("curate")
+    .description(
+      "the chat model (chat_provider) proposes deletions and merges of core/daily entries; validated, then applied",
+    )
+    .option("--dry-run", "validate and report the proposal; change nothing")
+    .option("-n, --namespace <name>", "curate only this namespace (default: every namespace)")
+    .action(action(() => import("../commands/curate.js")));
+
+  program
+    .command("consolidate [message...]")
+    .description(
+      "consolidate a turn without an LLM: a daily entry, promotion to core when important, superseding what it contradicts",
+    )
+    .option("-n, --namespace <name>", "namespace (default: default)")
+    .option("-s, --session <id>", "session id")
+    .option("--reply <text>", "the assistant's reply to the turn")
+    .option(
+      "--files",
+      "markdown backend: the chat model rewrites MEMORY.md from the recent daily files, behind guards",
+    )
+    .option("--days <n>", "with --files: daily files of the last n days (default 7)", parsePositive)
+    .option("--force", "with --files: allow more than 25% of the entries to disappear")
+    .option("--dry-run", "with --files: check the answer and show the diff; write nothing")
+    .action(action(() => import("../commands/consolidate.js")));
+
+  program
+    .command("remember [turn...]")
+    .description(
+      "store a conversation turn, then the durable facts the chat model finds in it as core entries",
+    )
+    .option("-n, --namespace <name>", "namespace (default: default)")
+    .option("-s, --session <id>", "session id")
+    .option("--reply <text>", "the assistant's reply to the turn")
+    .action(action(() => import("../commands/remember.js")));
+
+  program
     .command("jobs")
-    .description("maintenance jobs (hygiene, snapshot): last run, next run, last result")
+    .description(
+      "maintenance jobs (hygiene, snapshot, curate, transcripts): last run, next run, last result",
+    )
     .action(action(() => import("../commands/jobs.js")));
 
   program

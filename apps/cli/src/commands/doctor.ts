@@ -6,6 +6,11 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { formatErrorLine } from "../output/format-error.js";
 import { describeStore, resolveProvider } from "../store/open-memory.js";
 import { DoctorReport, formatBytes } from "./shared/doctor-checks.js";
+import {
+  inspectMemoryFiles,
+  type MemoryFilesState,
+  reportMemoryFiles,
+} from "./shared/doctor-files.js";
 
 const message = (error: unknown) => formatErrorLine(error);
 
@@ -98,9 +103,11 @@ async function describeOutage(
 async function checkStore(context: CommandContext, report: DoctorReport): Promise<void> {
   let memory: Memory;
   let health: HealthReport;
+  let files: MemoryFilesState | undefined;
   // Backends open lazily, so the store is really opened by its first operation: healthCheck.
   try {
     ({ memory } = await context.open("configured"));
+    files = await inspectMemoryFiles(memory);
     health = await memory.healthCheck();
   } catch (error) {
     const backend = context.config().config.memory.backend;
@@ -142,6 +149,7 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
   } else {
     report.add("backend", "ok", opened);
   }
+  reportMemoryFiles(files, report);
 
   const extensions = Object.entries(health.details).filter(([key]) => /extension/i.test(key));
   if (extensions.length > 0) {

@@ -1,11 +1,20 @@
+import { resolveChatModel } from "@memory/embeddings";
 import { JOB_NAMES, type JobStatus, jobIntervals, jobStatusFromState } from "@memory/lifecycle";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { renderTable } from "../output/table.js";
 
 function summary(status: Pick<JobStatus, "lastError" | "lastReport">): string {
   if (status.lastError) return `failed: ${status.lastError.message}`;
-  const report = status.lastReport as { deleted?: unknown; entries?: unknown } | null;
+  const report = status.lastReport as {
+    deleted?: unknown;
+    entries?: unknown;
+    merged?: unknown;
+  } | null;
   if (typeof report?.deleted === "number") return `${report.deleted} deleted`;
+  // curate: deleted and merged are lists; transcripts: deleted is a list of session ids.
+  if (Array.isArray(report?.deleted) && Array.isArray(report?.merged))
+    return `${report.deleted.length} deleted, ${report.merged.length} merged`;
+  if (Array.isArray(report?.deleted)) return `${report.deleted.length} deleted`;
   if (typeof report?.entries === "number") return `${report.entries} entries`;
   return "";
 }
@@ -22,6 +31,9 @@ const jobs: CommandHandler = async (context) => {
   const enabled: Record<string, boolean> = {
     hygiene: settings.hygiene_enabled,
     snapshot: settings.snapshot_enabled,
+    // The curator runs only where a chat model is configured.
+    curate: settings.curator_enabled && resolveChatModel(settings) !== null,
+    transcripts: settings.transcripts_enabled,
   };
   const now = new Date();
   const statuses = await Promise.all(

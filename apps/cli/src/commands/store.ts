@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { StoreInput } from "@memory/api";
+import { contentKey, type StoreInput } from "@memory/api";
 import { UsageError } from "../cli/cli-errors.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
@@ -18,7 +17,8 @@ interface StoreOptions {
  * creating a duplicate, which is what a script re-running `memory store` wants.
  */
 export function generatedKey(content: string): string {
-  return `mem-${createHash("sha256").update(content).digest("hex").slice(0, 16)}`;
+  // The same derivation as MCP memory_store without a key and consolidation's promoted entries.
+  return contentKey(content);
 }
 
 async function readContent(words: readonly string[], stdinIsTerminal: boolean): Promise<string> {

@@ -1,15 +1,16 @@
+import { resolveChatModel } from "@memory/embeddings";
 import { configuredJobs, JobScheduler } from "@memory/lifecycle";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { untilSignal } from "../store/load-server.js";
 
 /**
- * `memory worker`: runs only the maintenance scheduler (hygiene, snapshot) until SIGINT/SIGTERM,
+ * `memory worker`: runs only the maintenance scheduler (hygiene, snapshot, curate, transcripts) until SIGINT/SIGTERM,
  * for deployments that keep jobs out of the server. Safe next to servers on the same store: each
  * run holds a lease and the cadence lives in the store.
  */
 const worker: CommandHandler = async (context) => {
   const { config } = context.config();
-  const jobs = configuredJobs(config);
+  const jobs = configuredJobs(config, { chatModel: resolveChatModel(config.memory) });
   const { memory } = await context.open("none");
   const output = context.output;
   const scheduler = new JobScheduler({

@@ -64,8 +64,21 @@ export const memorySettingsSchema = z
     vector_relevance_full: z.number().min(-1).max(1).optional(),
     recall_cache_size: z.number().int().min(0).default(256),
     recall_cache_ttl_seconds: z.number().int().min(0).default(300),
-    conflict_threshold: z.number().min(0).max(2).default(0.6),
-    conflict_mode: z.enum(["jaccard", "combined"]).default("combined"),
+    /**
+     * Conflict detection on store (packages/api/README.md, "Conflicts"): above this score a newly
+     * stored entry supersedes an older one of the same namespace. 0.7 was chosen on the labelled
+     * pairs of packages/lifecycle/test/fixtures/conflict-pairs.jsonl.
+     */
+    conflict_threshold: z.number().min(0).max(2).default(0.7),
+    /** `off` (default: a store costs no extra recall), `jaccard`, or `combined` (Jaccard, cosine, BM25). */
+    conflict_mode: z.enum(["off", "jaccard", "combined"]).default("off"),
+    /** Comma-separated categories whose stores are checked for conflicts (and whose entries can be superseded). */
+    conflict_categories: z
+      .string()
+      .regex(/^\s*[A-Za-z0-9_-]{1,64}\s*(,\s*[A-Za-z0-9_-]{1,64}\s*)*$/, {
+        message: "expected comma-separated category names, e.g. core or core,preferences",
+      })
+      .default("core"),
     defer_embedding: z.boolean().default(false),
     /** `noop`, `local`, `onnx`, `openai`, `openrouter`, `gemini`, `voyage` or `custom:<base-url>`. */
     embedding_provider: z
@@ -93,6 +106,29 @@ export const memorySettingsSchema = z
     auto_recall: z.boolean().default(true),
     auto_recall_limit: z.number().int().min(0).max(100).default(5),
     auto_recall_min_score: z.number().min(0).max(1).default(0.4),
+    /**
+     * The chat model of `remember`, the curator and session summaries: `openai`, `openrouter`,
+     * `gemini` or `custom:<base-url>` (any OpenAI-compatible server). Unset: no chat model.
+     * The API key comes from the environment only (MEMORY_CHAT_API_KEY, else the provider's).
+     */
+    chat_provider: z
+      .string()
+      .regex(/^(openai|openrouter|gemini|custom:https?:\/\/\S+)$/, {
+        message: "expected one of openai, openrouter, gemini, custom:<http(s) base URL>",
+      })
+      .optional(),
+    chat_model: z.string().min(1).optional(),
+    chat_timeout_ms: z.number().int().positive().optional(),
+    /** Extra attempts when the model's facts are not valid JSON of the expected shape. */
+    remember_retries: z.number().int().min(0).max(5).default(1),
+    /** The scheduled curator (only with a chat model). */
+    curator_enabled: z.boolean().default(true),
+    curator_interval_hours: z.number().positive().default(24),
+    /** Newest core + daily entries per namespace the curator shows the model. */
+    curator_max_entries: z.number().int().min(2).max(2000).default(200),
+    /** Append-only session transcripts under `<data_dir>/sessions/<id>.jsonl`. */
+    transcripts_enabled: z.boolean().default(false),
+    transcript_retention_days: z.number().positive().default(30),
   })
   .strict();
 

@@ -47,6 +47,12 @@ export interface RetrievalSettings {
   vectorRelevanceFloor?: number | undefined;
   /** `vector_relevance_full`: cosine where vector relevance reaches 1 (unset: the provider's). */
   vectorRelevanceFull?: number | undefined;
+  /** `conflict_mode`: conflict detection on store, `off` (default), `jaccard` or `combined`. */
+  conflictMode: "off" | "jaccard" | "combined";
+  /** `conflict_threshold`: the score above which a new entry supersedes an older one. */
+  conflictThreshold: number;
+  /** `conflict_categories`: comma-separated categories checked on store (default `core`). */
+  conflictCategories: string;
 }
 
 const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
@@ -69,6 +75,9 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   minScore: "min_score",
   vectorRelevanceFloor: "vector_relevance_floor",
   vectorRelevanceFull: "vector_relevance_full",
+  conflictMode: "conflict_mode",
+  conflictThreshold: "conflict_threshold",
+  conflictCategories: "conflict_categories",
 };
 
 /** The names of the retrieval options (camelCase). */

@@ -1,3 +1,5 @@
+import type { ConflictDecision } from "../conflicts/conflict-decision.js";
+
 /** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
 export type BuiltInCategory = "core" | "daily" | "conversation";
 
@@ -102,6 +104,25 @@ export interface MemoryEntry {
   explain?: RecallExplain;
   /** Only when asked for (`withEmbedding(s)`): the stored embedding. */
   embedding?: number[];
+  /**
+   * Recall only, file-backed backends only (`@memory/markdown`): the file and lines the result
+   * was read from, so an agent can open the surrounding text (`memory_get` with a path).
+   */
+  source?: EntrySource;
+  /**
+   * `store` only, when conflict detection is on (`conflict_mode`) for the entry's category: the
+   * older entries it superseded and the scores of every candidate looked at.
+   */
+  conflict?: ConflictDecision;
+}
+
+/** Where a recall result lives in a file-backed store. */
+export interface EntrySource {
+  /** The file, relative to the memory tree, with `/` separators (`memory/2026-11-24.md`). */
+  path: string;
+  /** First and last line of the result in the file (1-based, inclusive). */
+  startLine: number;
+  endLine: number;
 }
 
 /** Input of `Memory.store`. Identity is `(namespace, key)`; storing again is an upsert. */

@@ -1,7 +1,9 @@
 import {
   type BackfillOptions,
   type Capabilities,
+  type ConflictSettings,
   type CountOptions,
+  checkConflicts,
   computeImportance,
   type DeleteFilter,
   type DeleteReport,
@@ -47,6 +49,7 @@ import {
   validateLimit,
   validateNamespace,
   validateSessionId,
+  withConflict,
 } from "@memory/api";
 import { InMemoryStore, type StoredRow } from "./in-memory-store.js";
 
@@ -95,6 +98,7 @@ export class InMemoryMemory implements Memory {
   readonly #store: InMemoryStore;
   readonly #embedder: EmbeddingProvider | undefined;
   readonly #engine: RecallEngine;
+  readonly #conflicts: ConflictSettings;
   readonly #now: () => number;
   #closed = false;
 
@@ -109,6 +113,7 @@ export class InMemoryMemory implements Memory {
       ...defaultConfig().memory,
       ...options.settings,
     });
+    this.#conflicts = settings;
     this.#engine = new RecallEngine({
       settings,
       embedder: this.#embedder,
@@ -201,7 +206,7 @@ export class InMemoryMemory implements Memory {
     }
     this.#store.rows.set(id, row);
     this.#written();
-    return copy(row);
+    return withConflict(copy(row), await checkConflicts(this, entry, this.#conflicts));
   }
 
   async get(key: string, options: GetOptions = {}): Promise<MemoryEntry | null> {

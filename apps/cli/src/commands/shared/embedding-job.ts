@@ -12,6 +12,19 @@ export async function runEmbeddingJob(
   job: (memory: Memory, options: ReindexOptions) => Promise<EmbeddingJobReport>,
 ): Promise<void> {
   const { memory, provider, providerReason } = await context.open("configured");
+  if (
+    !provider &&
+    label === "reindex" &&
+    typeof (memory as { indexStatus?: unknown }).indexStatus === "function"
+  ) {
+    // A Markdown memory's reindex rebuilds its index from the files, with or without vectors.
+    const report = await job(memory, {});
+    context.output.result(
+      { ...report, rebuilt: true },
+      () => `reindex: rebuilt the index from the memory files (keyword-only: ${providerReason})`,
+    );
+    return;
+  }
   if (!provider) {
     throw new CommandError(
       `${label} needs an embedding provider, but ${providerReason}: set embedding_provider in memory.toml (or MEMORY_EMBEDDING_PROVIDER).`,

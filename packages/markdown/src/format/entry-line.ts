@@ -1,0 +1,175 @@
+import { encodeSnapshotMetadata, escapeSnapshotContent, escapeSnapshotKey } from "@memory/api";
+
+/**
+ * One entry line of a Markdown memory file (README, "File format"):
+ *
+ *     - **key**: content <!-- memory {"id":"…","createdAt":"…","updatedAt":"…"} -->
+ *     - **key**: [Conversation] content <!-- memory {...} -->      (daily files only)
+ *
+ * Key and content use the escapes of the Markdown snapshot format of `@memory/api` (`\\`, `\n`,
+ * `\r`, `\*` in keys, `\<!--`, `--\>`, `\u{HEX}` for control characters and line separators), so
+ * any valid value fits on one line and reads back byte for byte. The metadata is JSON in a
+ * trailing HTML comment, which rendered Markdown does not show. A line without the comment (a
+ * hand-written entry) is read with the same escapes; unknown escapes such as `C:\path` stay.
+ */
+
+export const ENTRY_PREFIX = "- **";
+export const KEY_END = "**: ";
+export const METADATA_OPEN = " <!-- memory ";
+export const METADATA_CLOSE = " -->";
+export const CONVERSATION_PREFIX = "[Conversation] ";
+
+/** The fields an entry line carries in its metadata comment. */
+export interface EntryMetadata {
+  id?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  importance?: number;
+  sessionId?: string;
+  supersededBy?: string;
+}
+
+/** What one entry line holds. */
+export interface EntryLine {
+  key: string;
+  content: string;
+  /** Written with the `[Conversation] ` prefix (daily files). */
+  conversation: boolean;
+  /** Absent for a hand-written line without a metadata comment. */
+  metadata?: EntryMetadata;
+}
+
+const METADATA_FIELDS: Record<keyof EntryMetadata, "string" | "number"> = {
+  id: "string",
+  createdAt: "string",
+  updatedAt: "string",
+  importance: "number",
+  sessionId: "string",
+  supersededBy: "string",
+};
+
+/** The metadata in a fixed field order (so rewriting an unchanged entry changes no byte). */
+function orderedMetadata(metadata: EntryMetadata): EntryMetadata {
+  const ordered: EntryMetadata = {};
+  for (const name of Object.keys(METADATA_FIELDS) as (keyof EntryMetadata)[]) {
+    const value = metadata[name];
+    if (value !== undefined && value !== null) (ordered as Record<string, unknown>)[name] = value;
+  }
+  return ordered;
+}
+
+/**
+ * Escapes content for an entry line. Content that starts with `[Conversation] ` has its `[`
+ * written as `\u{5b}`, so only a real conversation entry starts with the visible prefix.
+ */
+export function escapeContent(content: string): string {
+  const escaped = escapeSnapshotContent(content);
+  return escaped.startsWith(CONVERSATION_PREFIX) ? `\\u{5b}${escaped.slice(1)}` : escaped;
+}
+
+/** One entry line, without its line break. */
+export function formatEntryLine(line: EntryLine): string {
+  const prefix = line.conversation ? CONVERSATION_PREFIX : "";
+  const metadata =
+    line.metadata === undefined
+      ? ""
+      : `${METADATA_OPEN}${encodeSnapshotMetadata(orderedMetadata(line.metadata))}${METADATA_CLOSE}`;
+  return `${ENTRY_PREFIX}${escapeSnapshotKey(line.key)}${KEY_END}${prefix}${escapeContent(line.content)}${metadata}`;
+}
+
+interface Scanned {
+  value: string;
+  /** Index just past the terminator, or -1 when the terminator was not found. */
+  end: number;
+  error?: string;
+}
+
+/**
+ * Reads escaped text from `start` until an unescaped `terminator` (or the end of the line).
+ * The same escapes as the snapshot parser of `@memory/api`; unknown escapes are kept as written.
+ */
+function readEscaped(line: string, start: number, terminator?: string): Scanned {
+  let value = "";
+  let index = start;
+  while (index < line.length) {
+    const character = line[index] as string;
+    if (character === "\\") {
+      const next = line[index + 1];
+      if (next === undefined) return { value, end: -1, error: "ends with a lone backslash" };
+      if (next === "n") value += "\n";
+      else if (next === "r") value += "\r";
+      else if (next === "\\" || next === "*" || next === "<" || next === ">") value += next;
+      else if (next === "u" && line[index + 2] === "{") {
+        const close = line.indexOf("}", index + 3);
+        const digits = close === -1 ? "" : line.slice(index + 3, close);
+        const code = /^[0-9a-fA-F]{1,6}$/.test(digits) ? Number.parseInt(digits, 16) : Number.NaN;
+        if (!(code <= 0x10ffff)) {
+          return { value, end: -1, error: `has a bad \\u{...} escape at column ${index + 1}` };
+        }
+        value += String.fromCodePoint(code);
+        index = close + 1;
+        continue;
+      } else value += `\\${next}`;
+      index += 2;
+      continue;
+    }
+    if (terminator !== undefined && line.startsWith(terminator, index)) {
+      return { value, end: index + terminator.length };
+    }
+    value += character;
+    index += 1;
+  }
+  return terminator === undefined ? { value, end: line.length } : { value, end: -1 };
+}
+
+function parseMetadata(payload: string): EntryMetadata | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch (error) {
+    return `its metadata comment is not valid JSON (${(error as Error).message})`;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "its metadata comment is not a JSON object";
+  }
+  const metadata: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) {
+    const type = METADATA_FIELDS[name as keyof EntryMetadata];
+    if (type === undefined) continue; // fields of a newer version are ignored
+    if (typeof field !== type) return `its metadata field "${name}" must be a ${type}`;
+    metadata[name] = field;
+  }
+  return metadata as EntryMetadata;
+}
+
+/** True when a line is meant as an entry (`- **...`); `parseEntryLine` says whether it is one. */
+export function looksLikeEntry(line: string): boolean {
+  return line.startsWith(ENTRY_PREFIX);
+}
+
+/**
+ * Reads one entry line. Returns a string (what is wrong) for a line that starts like an entry
+ * but cannot be read; such a line is reported and kept as free text. `allowConversation`: the
+ * `[Conversation] ` prefix means a conversation entry (daily files).
+ */
+export function parseEntryLine(line: string, allowConversation: boolean): EntryLine | string {
+  if (!looksLikeEntry(line)) return "not an entry line";
+  const key = readEscaped(line, ENTRY_PREFIX.length, KEY_END);
+  if (key.error !== undefined) return `its key ${key.error}`;
+  if (key.end === -1) return 'the key is not closed by "**: " (write `- **key**: content`)';
+  if (key.value.trim() === "") return "its key is blank";
+  let start = key.end;
+  const conversation = allowConversation && line.startsWith(CONVERSATION_PREFIX, start);
+  if (conversation) start += CONVERSATION_PREFIX.length;
+  // The metadata comment is the first unescaped " <!-- memory " (content escapes every "<!--").
+  const content = readEscaped(line, start, METADATA_OPEN);
+  if (content.error !== undefined) return `its content ${content.error}`;
+  if (content.value.trim() === "") return "its content is empty";
+  if (content.end === -1) return { key: key.value, content: content.value, conversation };
+  if (!line.endsWith(METADATA_CLOSE) || line.length - METADATA_CLOSE.length < content.end) {
+    return 'its metadata comment is not closed by " -->" at the end of the line';
+  }
+  const metadata = parseMetadata(line.slice(content.end, line.length - METADATA_CLOSE.length));
+  if (typeof metadata === "string") return metadata;
+  return { key: key.value, content: content.value, conversation, metadata };
+}
