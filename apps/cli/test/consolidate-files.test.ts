@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
+import { ChatServer } from "@memory/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChatServer } from "./helpers/chat-server.js";
 import { json, requireBuiltCli, Workspace } from "./helpers/run-memory.js";
 
 interface Report {

@@ -1,5 +1,5 @@
+import { ChatServer } from "@memory/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChatServer } from "./helpers/chat-server.js";
 import { json, Workspace } from "./helpers/run-memory.js";
 
 interface Fact {

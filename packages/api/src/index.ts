@@ -195,6 +195,8 @@ export {
 export {
   type ParsedSnapshot,
   parseSnapshot,
+  readEscaped as readSnapshotEscaped,
+  type Scanned as SnapshotScanned,
   type SnapshotProblem,
   type SnapshotRecord,
 } from "./snapshot/parse.js";

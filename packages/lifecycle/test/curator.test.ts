@@ -1,4 +1,5 @@
 import type { Memory } from "@memory/api";
+import { ChatServer, gate } from "@memory/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ChatOutputError,
@@ -9,7 +10,6 @@ import {
   curate,
   JobScheduler,
 } from "../src/index.js";
-import { ChatServer, gate } from "./support/chat-server.js";
 import { chatModelFor, storeFactory } from "./support/stores.js";
 
 let server: ChatServer;

@@ -1,7 +1,7 @@
 import { MemoryError } from "@memory/api";
+import { ChatServer, gate } from "@memory/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ChatOutputError, remember } from "../src/index.js";
-import { ChatServer, gate } from "./support/chat-server.js";
 import { chatModelFor, storeFactory } from "./support/stores.js";
 
 let server: ChatServer;

@@ -1,6 +1,7 @@
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MemoryError } from "@memory/api";
+import { ChatServer } from "@memory/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   appendTranscript,
@@ -12,7 +13,6 @@ import {
   transcriptPath,
   validateSessionId,
 } from "../src/index.js";
-import { ChatServer } from "./support/chat-server.js";
 import { chatModelFor, storeFactory } from "./support/stores.js";
 
 let server: ChatServer;

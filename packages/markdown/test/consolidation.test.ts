@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "@memory/api";
 import { createOpenAIChatModel } from "@memory/embeddings/openai";
+import { ChatServer, gate } from "@memory/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ChatServer, gate } from "../../lifecycle/test/support/chat-server.js";
 import {
   ConsolidationError,
   consolidateMemoryFile,

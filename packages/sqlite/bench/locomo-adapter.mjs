@@ -10,7 +10,9 @@
 // Environment (so a grid can be run from the shell):
 //   LOCOMO_EMBEDDER   local (default: USE lite, on-device, no network) | noop (keyword only)
 //   LOCOMO_MODE       hybrid | bm25 | embedding (unset: the library's default searchMode)
-//   LOCOMO_OPTIONS    JSON merged into createSqliteMemory() options,
+//   LOCOMO_BACKEND    sqlite (default) | markdown (@memory/markdown, imported from its build
+//                     output; its tree in a temp directory)
+//   LOCOMO_OPTIONS    JSON merged into createSqliteMemory() (createMarkdownMemory()) options,
 //                     e.g. '{"mergeStrategy":"weighted","ftsEarlyReturnScore":1}'
 //   LOCOMO_MIN_SCORE  recall minScore (default 0, so no default threshold hides results;
 //                     "default" uses the library's min_score)
@@ -58,6 +60,15 @@ const isolate = process.env.LOCOMO_ISOLATE === "1";
 // 12, so "... on October 13?" matches every 13th turn. Opaque keys measure what that costs.
 const opaqueKeys = process.env.LOCOMO_OPAQUE_KEYS === "1";
 const realKey = new Map(); // stored key -> corpus key (opaque mode only)
+const backend = process.env.LOCOMO_BACKEND || "sqlite";
+if (backend !== "sqlite" && backend !== "markdown")
+  throw new Error(`LOCOMO_BACKEND=${backend}: expected sqlite or markdown`);
+// @memory/markdown is not a dependency of @memory/sqlite: imported from its build output.
+const createMarkdownMemory =
+  backend === "markdown"
+    ? (await import(new URL("../../markdown/dist/index.mjs", import.meta.url).href))
+        .createMarkdownMemory
+    : undefined;
 
 // @memory/embeddings is not a dependency of @memory/sqlite, so it is imported by relative path
 // from its build output (createLocalEmbeddings is in the "./local" entry, dist/local.mjs).
@@ -135,13 +146,21 @@ const storeFor = (namespace) => {
   if (!stores.has(id)) {
     stores.set(
       id,
-      createSqliteMemory({
-        path: path.join(tmp, `${stores.size}.db`),
-        embedder: timed(provider),
-        ...(mode ? { searchMode: mode } : {}),
-        ...extraOptions,
-        logger: log,
-      }),
+      backend === "markdown"
+        ? createMarkdownMemory({
+            root: path.join(tmp, `${stores.size}`),
+            embedder: timed(provider),
+            ...(mode ? { searchMode: mode } : {}),
+            ...extraOptions,
+            logger: log,
+          })
+        : createSqliteMemory({
+            path: path.join(tmp, `${stores.size}.db`),
+            embedder: timed(provider),
+            ...(mode ? { searchMode: mode } : {}),
+            ...extraOptions,
+            logger: log,
+          }),
     );
   }
   return stores.get(id);
@@ -254,6 +273,7 @@ try {
     p95_ms: q(0.95),
     embedder: embedderName,
     mode: mode ?? "default",
+    backend,
     options: extraOptions,
     min_score: minScore ?? "default",
     cross,

@@ -1,3 +1,4 @@
+export { type ChatReply, type ChatRequest, ChatServer, gate } from "./chat-server.js";
 export type {
   ConformanceGroup,
   ConformanceOptions,

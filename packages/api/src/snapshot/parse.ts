@@ -28,7 +28,8 @@ export interface ParsedSnapshot {
 const ENTRY_PREFIX = "- **";
 const KEY_END = "**: ";
 
-interface Scanned {
+/** Text read by {@link readEscaped}. */
+export interface Scanned {
   value: string;
   /** Index just past the terminator, or -1 when the terminator was not found. */
   end: number;
@@ -40,7 +41,7 @@ interface Scanned {
  * `terminator` is undefined). Unknown escapes are kept as written, so hand-written text like
  * `C:\path` survives.
  */
-function readEscaped(line: string, start: number, terminator?: string): Scanned {
+export function readEscaped(line: string, start: number, terminator?: string): Scanned {
   let value = "";
   let index = start;
   while (index < line.length) {

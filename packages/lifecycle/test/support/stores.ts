@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ChatModel, Memory } from "@memory/api";
+import type { ChatModel, EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
 import { createOpenAIChatModel } from "@memory/embeddings/openai";
 import { createPostgresMemory } from "@memory/postgres";
 import { createSqliteMemory } from "@memory/sqlite";
@@ -24,6 +24,12 @@ export function chatModelFor(baseURL: string, extra: { timeoutMs?: number } = {}
   });
 }
 
+/** What a test store is opened with (library options, camelCase). */
+export interface StoreOptions {
+  embedder?: EmbeddingProvider;
+  settings?: Partial<RetrievalSettings>;
+}
+
 /** Real stores (SQLite file in a temp dir; PostgreSQL schema of its own) closed and removed by `cleanup`. */
 export function storeFactory() {
   const dirs: string[] = [];
@@ -35,17 +41,31 @@ export function storeFactory() {
       dirs.push(dir);
       return dir;
     },
-    sqlite(): Memory {
-      const memory = createSqliteMemory({ path: path.join(this.tempDir(), "brain.db") });
+    /** Keeps `memory` to be closed by `cleanup`. */
+    track(memory: Memory): Memory {
       open.push(memory);
       return memory;
     },
-    postgres(): Memory {
-      const schema = `t_llm_${randomBytes(5).toString("hex")}`;
+    sqlite(options: StoreOptions = {}): Memory {
+      return this.track(
+        createSqliteMemory({
+          path: path.join(this.tempDir(), "brain.db"),
+          ...(options.embedder ? { embedder: options.embedder } : {}),
+          ...options.settings,
+        }),
+      );
+    },
+    postgres(options: StoreOptions = {}): Memory {
+      const schema = `t_lifecycle_${randomBytes(5).toString("hex")}`;
       schemas.push(schema);
-      const memory = createPostgresMemory({ connectionString: POSTGRES_URL, schema });
-      open.push(memory);
-      return memory;
+      return this.track(
+        createPostgresMemory({
+          connectionString: POSTGRES_URL,
+          schema,
+          ...(options.embedder ? { embedder: options.embedder } : {}),
+          ...options.settings,
+        }),
+      );
     },
     async cleanup(): Promise<void> {
       await Promise.all(open.splice(0).map((memory) => memory.close()));

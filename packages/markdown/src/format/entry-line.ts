@@ -1,4 +1,9 @@
-import { encodeSnapshotMetadata, escapeSnapshotContent, escapeSnapshotKey } from "@memory/api";
+import {
+  encodeSnapshotMetadata,
+  escapeSnapshotContent,
+  escapeSnapshotKey,
+  readSnapshotEscaped,
+} from "@memory/api";
 
 /**
  * One entry line of a Markdown memory file (README, "File format"):
@@ -77,51 +82,6 @@ export function formatEntryLine(line: EntryLine): string {
   return `${ENTRY_PREFIX}${escapeSnapshotKey(line.key)}${KEY_END}${prefix}${escapeContent(line.content)}${metadata}`;
 }
 
-interface Scanned {
-  value: string;
-  /** Index just past the terminator, or -1 when the terminator was not found. */
-  end: number;
-  error?: string;
-}
-
-/**
- * Reads escaped text from `start` until an unescaped `terminator` (or the end of the line).
- * The same escapes as the snapshot parser of `@memory/api`; unknown escapes are kept as written.
- */
-function readEscaped(line: string, start: number, terminator?: string): Scanned {
-  let value = "";
-  let index = start;
-  while (index < line.length) {
-    const character = line[index] as string;
-    if (character === "\\") {
-      const next = line[index + 1];
-      if (next === undefined) return { value, end: -1, error: "ends with a lone backslash" };
-      if (next === "n") value += "\n";
-      else if (next === "r") value += "\r";
-      else if (next === "\\" || next === "*" || next === "<" || next === ">") value += next;
-      else if (next === "u" && line[index + 2] === "{") {
-        const close = line.indexOf("}", index + 3);
-        const digits = close === -1 ? "" : line.slice(index + 3, close);
-        const code = /^[0-9a-fA-F]{1,6}$/.test(digits) ? Number.parseInt(digits, 16) : Number.NaN;
-        if (!(code <= 0x10ffff)) {
-          return { value, end: -1, error: `has a bad \\u{...} escape at column ${index + 1}` };
-        }
-        value += String.fromCodePoint(code);
-        index = close + 1;
-        continue;
-      } else value += `\\${next}`;
-      index += 2;
-      continue;
-    }
-    if (terminator !== undefined && line.startsWith(terminator, index)) {
-      return { value, end: index + terminator.length };
-    }
-    value += character;
-    index += 1;
-  }
-  return terminator === undefined ? { value, end: line.length } : { value, end: -1 };
-}
-
 function parseMetadata(payload: string): EntryMetadata | string {
   let value: unknown;
   try {
@@ -154,7 +114,7 @@ export function looksLikeEntry(line: string): boolean {
  */
 export function parseEntryLine(line: string, allowConversation: boolean): EntryLine | string {
   if (!looksLikeEntry(line)) return "not an entry line";
-  const key = readEscaped(line, ENTRY_PREFIX.length, KEY_END);
+  const key = readSnapshotEscaped(line, ENTRY_PREFIX.length, KEY_END);
   if (key.error !== undefined) return `its key ${key.error}`;
   if (key.end === -1) return 'the key is not closed by "**: " (write `- **key**: content`)';
   if (key.value.trim() === "") return "its key is blank";
@@ -162,7 +122,7 @@ export function parseEntryLine(line: string, allowConversation: boolean): EntryL
   const conversation = allowConversation && line.startsWith(CONVERSATION_PREFIX, start);
   if (conversation) start += CONVERSATION_PREFIX.length;
   // The metadata comment is the first unescaped " <!-- memory " (content escapes every "<!--").
-  const content = readEscaped(line, start, METADATA_OPEN);
+  const content = readSnapshotEscaped(line, start, METADATA_OPEN);
   if (content.error !== undefined) return `its content ${content.error}`;
   if (content.value.trim() === "") return "its content is empty";
   if (content.end === -1) return { key: key.value, content: content.value, conversation };
