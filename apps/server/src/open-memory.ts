@@ -44,7 +44,8 @@ export async function openMemory(
   const logger = options.logger ?? stderrLogger;
   const loadModule = options.loadModule ?? ((specifier: string) => import(specifier));
   const keywordOnly = async () =>
-    (await openConfiguredMemory(config, { embeddings: "none", loadModule })).memory;
+    (await openConfiguredMemory(config, { embeddings: "none", loadModule, longRunning: true }))
+      .memory;
   const name = config.memory.embedding_provider;
   if (embeddingsDisabled(config.memory) || config.memory.backend === "none") {
     return {
@@ -84,7 +85,11 @@ export async function openMemory(
       },
     };
   }
-  const opened = await openConfiguredMemory(config, { embedder: provider, loadModule });
+  const opened = await openConfiguredMemory(config, {
+    embedder: provider,
+    loadModule,
+    longRunning: true,
+  });
   return {
     memory: opened.memory,
     embedding: { mode: "vector", detail: `${provider.fingerprint} (${detail})` },

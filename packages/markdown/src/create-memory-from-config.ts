@@ -69,7 +69,10 @@ export function markdownOptionsFromConfig(
     embeddingCacheMax: config.memory.embedding_cache_max,
   };
   if (table.index !== undefined) options.index = table.index;
-  if (table.watch !== undefined) options.watch = table.watch;
+  // Unset: watch in long-running processes (a server keeps its index current as files are
+  // edited), not in one-shot commands (which check files on each operation instead).
+  const watch = table.watch ?? context.longRunning;
+  if (watch !== undefined) options.watch = watch;
   if (table.watch_debounce_ms !== undefined) options.watchDebounceMs = table.watch_debounce_ms;
   if (context.embedder) options.embedder = context.embedder;
   return options;

@@ -38,8 +38,12 @@ export class CommandContext {
   }
 
   /** Opens the configured store; closed automatically by `dispose()`. */
-  async open(need: EmbeddingNeed, config: CliConfig = this.config()): Promise<OpenedMemory> {
-    const opened = await openMemory(config.config, need);
+  async open(
+    need: EmbeddingNeed,
+    config: CliConfig = this.config(),
+    options: { longRunning?: boolean } = {},
+  ): Promise<OpenedMemory> {
+    const opened = await openMemory(config.config, need, options);
     this.#opened.push(opened.memory);
     return opened;
   }

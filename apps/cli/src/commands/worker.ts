@@ -11,7 +11,7 @@ import { untilSignal } from "../store/load-server.js";
 const worker: CommandHandler = async (context) => {
   const { config } = context.config();
   const jobs = configuredJobs(config, { chatModel: resolveChatModel(config.memory) });
-  const { memory } = await context.open("none");
+  const { memory } = await context.open("none", context.config(), { longRunning: true });
   const output = context.output;
   const scheduler = new JobScheduler({
     memory,

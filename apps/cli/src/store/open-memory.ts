@@ -36,8 +36,16 @@ export async function resolveProvider(config: MemoryConfig): Promise<ConfiguredP
 }
 
 /** Opens the configured backend with the embedding support a command needs. */
-export async function openMemory(config: MemoryConfig, need: EmbeddingNeed): Promise<OpenedMemory> {
-  const opened = await (await api()).openConfiguredMemory(config, { embeddings: need, loadModule });
+export async function openMemory(
+  config: MemoryConfig,
+  need: EmbeddingNeed,
+  options: { longRunning?: boolean } = {},
+): Promise<OpenedMemory> {
+  const opened = await (await api()).openConfiguredMemory(config, {
+    embeddings: need,
+    loadModule,
+    ...options,
+  });
   return {
     memory: opened.memory,
     provider: opened.provider,

@@ -10,6 +10,11 @@ import type { MemoryConfig } from "./config-schema.js";
 export interface BackendContext {
   /** The resolved embedding provider; `undefined` means keyword-only. */
   embedder?: EmbeddingProvider;
+  /**
+   * The caller keeps the memory open for long (`memory serve`, `memory mcp`, `memory worker`):
+   * a backend may start what only pays off then (the Markdown backend's file watcher).
+   */
+  longRunning?: boolean;
 }
 
 /**

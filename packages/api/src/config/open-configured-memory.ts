@@ -56,6 +56,8 @@ export interface OpenConfiguredMemoryOptions {
   autoHydrate?: boolean;
   /** Where the one line about an automatic hydration goes; default stderr. */
   log?: (line: string) => void;
+  /** The caller keeps the memory open for long (a server, a worker); see `BackendContext`. */
+  longRunning?: boolean;
 }
 
 /** The reason given when the configuration turns embeddings off. */
@@ -157,10 +159,10 @@ export async function openConfiguredMemory(
       `${specifier} does not export createMemoryFromConfig(); install a matching version of ${specifier}.`,
     );
   }
-  const memory = await (backend as BackendModule).createMemoryFromConfig(
-    config,
-    chosen.provider ? { embedder: chosen.provider } : {},
-  );
+  const memory = await (backend as BackendModule).createMemoryFromConfig(config, {
+    ...(chosen.provider ? { embedder: chosen.provider } : {}),
+    ...(options.longRunning ? { longRunning: true } : {}),
+  });
   if (config.memory.auto_hydrate && options.autoHydrate !== false) {
     try {
       await autoHydrate(memory, configuredSnapshotPath(config), options.log);
