@@ -56,3 +56,30 @@ describe("memory consolidate", () => {
     expect(human.stdout).toContain("not promoted: importance 0.70");
   });
 });
+
+describe("memory store with conflict detection on", () => {
+  requireBuiltCli();
+  const ws = new Workspace("", 'embedding_provider = "noop"\nconflict_mode = "jaccard"');
+  afterAll(() => ws.remove());
+
+  it("says which older entry the new one superseded, with the parts of its score", async () => {
+    const first = await ws.run(["store", "-k", "home", "Alice lives in Berlin with her cat"]);
+    expect(first.code, first.stderr).toBe(0);
+    const second = await ws.run([
+      "store",
+      "-k",
+      "home-now",
+      "Alice lives in Berlin with her cat now",
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(
+      /superseded home \(score \d\.\d\d >= 0\.7: similarity \d\.\d\d, contradiction signals \d\.\d\d\)/,
+    );
+    const unrelated = await ws.run(["store", "--json", "-k", "bob", "Bob lives in Paris"]);
+    expect(json<{ conflict?: { superseded: string[] } }>(unrelated).conflict?.superseded).toEqual(
+      [],
+    );
+    const old = await ws.run(["get", "--json", "home"]);
+    expect(json<{ supersededBy?: string }>(old).supersededBy).toBe("home-now");
+  });
+});

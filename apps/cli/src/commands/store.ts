@@ -43,7 +43,17 @@ const store: CommandHandler = async (context, args, options) => {
   if (importance !== undefined) input.importance = importance;
   const { memory } = await context.open("configured");
   const entry = await memory.store(input);
-  context.output.result(entry, () => `stored ${entryHeadline(entry, context.output.style)}`);
+  context.output.result(entry, () => {
+    const lines = [`stored ${entryHeadline(entry, context.output.style)}`];
+    // Conflict detection (conflict_mode): what the new entry superseded, and each score's parts.
+    for (const candidate of entry.conflict?.candidates ?? []) {
+      if (!candidate.superseded) continue;
+      lines.push(
+        `superseded ${candidate.key} (score ${candidate.score.toFixed(2)} >= ${entry.conflict!.threshold}: similarity ${candidate.similarity.toFixed(2)}, contradiction signals ${candidate.signals.total.toFixed(2)})`,
+      );
+    }
+    return lines;
+  });
 };
 
 export default store;
