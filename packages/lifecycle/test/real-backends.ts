@@ -16,8 +16,9 @@ function toml(settings: Partial<RetrievalSettings> = {}): Record<string, unknown
 }
 
 /**
- * The backends the lifecycle scenarios run on: the reference in-memory one, a real SQLite file
- * and a real PostgreSQL schema of their own, closed and removed after each test.
+ * The backends the lifecycle scenarios run on: the reference in-memory one, a real SQLite file,
+ * a real PostgreSQL schema and a real Markdown tree of their own, closed and removed after each
+ * test.
  */
 export function realBackends(): [string, (options?: BackendOptions) => Memory][] {
   const stores = storeFactory();
@@ -35,5 +36,6 @@ export function realBackends(): [string, (options?: BackendOptions) => Memory][]
     ],
     ["sqlite", (options = {}) => stores.sqlite(options)],
     ["postgres", (options = {}) => stores.postgres(options)],
+    ["markdown", (options = {}) => stores.markdown(options)],
   ];
 }

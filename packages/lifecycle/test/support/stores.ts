@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChatModel, EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
 import { createOpenAIChatModel } from "@memory/embeddings/openai";
+import { createMarkdownMemory } from "@memory/markdown";
 import { createPostgresMemory } from "@memory/postgres";
 import { createSqliteMemory } from "@memory/sqlite";
 import pg from "pg";
@@ -50,6 +51,15 @@ export function storeFactory() {
       return this.track(
         createSqliteMemory({
           path: path.join(this.tempDir(), "brain.db"),
+          ...(options.embedder ? { embedder: options.embedder } : {}),
+          ...options.settings,
+        }),
+      );
+    },
+    markdown(options: StoreOptions = {}): Memory {
+      return this.track(
+        createMarkdownMemory({
+          root: this.tempDir(),
           ...(options.embedder ? { embedder: options.embedder } : {}),
           ...options.settings,
         }),
