@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ChatServer } from "@memory/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, Workspace } from "./helpers/run-memory.js";
 
@@ -44,6 +45,10 @@ describe("memory doctor", () => {
       fix: expect.stringContaining("embedding_provider"),
     });
     expect(check(body, "size")?.message).toContain(ws.file("brain.db"));
+    expect(check(body, "chat")).toMatchObject({
+      status: "skip",
+      message: expect.stringContaining("no chat_provider"),
+    });
 
     const human = await ws.run(["doctor"]);
     expect(human.stdout).toMatch(/^ok\s+backend\s+sqlite opened/m);
@@ -135,6 +140,33 @@ describe("memory doctor", () => {
     } finally {
       remote.remove();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("memory doctor: the chat model", () => {
+  it("makes one real completion against the configured chat_provider", async () => {
+    const server = await ChatServer.start();
+    const ws = new Workspace(
+      "",
+      ['embedding_provider = "noop"', `chat_provider = "custom:${server.baseURL}"`].join("\n"),
+    );
+    try {
+      server.reply({ content: "OK" });
+      const ok = json<DoctorResult>(await ws.run(["doctor", "--json"]));
+      expect(check(ok, "chat")).toMatchObject({ status: "ok" });
+      expect(server.requests).toHaveLength(1);
+      // A bad answer (HTTP 400, not retried) fails the check and says what to look at.
+      server.reply({ status: 400 });
+      const bad = await ws.run(["doctor", "--json"]);
+      expect(bad.code).toBe(1);
+      expect(check(json<DoctorResult>(bad), "chat")).toMatchObject({
+        status: "fail",
+        fix: expect.stringContaining("chat_provider"),
+      });
+    } finally {
+      ws.remove();
+      await server.close();
     }
   });
 });

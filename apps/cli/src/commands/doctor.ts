@@ -1,5 +1,13 @@
 import { statSync } from "node:fs";
-import { type EmbeddingProvider, type HealthReport, type Memory, MemoryError } from "@memory/api";
+import {
+  type ChatModel,
+  type EmbeddingProvider,
+  type HealthReport,
+  type Memory,
+  MemoryError,
+  type MemorySettings,
+} from "@memory/api";
+import { CHAT_API_KEY_ENV, resolveChatModel } from "@memory/embeddings";
 import type { CommandContext } from "../cli/command-context.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
@@ -267,6 +275,41 @@ async function probeEmbedding(provider: EmbeddingProvider, report: DoctorReport)
   }
 }
 
+/**
+ * The chat model behind remember, curate and `consolidate --files` (`chat_provider`): one tiny
+ * real completion, so a wrong key or URL shows here and not in the middle of a curation.
+ */
+async function checkChatModel(settings: MemorySettings, report: DoctorReport): Promise<void> {
+  let model: ChatModel | null;
+  try {
+    model = resolveChatModel(settings);
+  } catch (error) {
+    report.add("chat", "fail", message(error), "fix chat_provider in memory.toml");
+    return;
+  }
+  if (!model) {
+    report.add(
+      "chat",
+      "skip",
+      "no chat_provider: memory remember, memory curate and consolidate --files need one",
+    );
+    return;
+  }
+  const started = performance.now();
+  try {
+    await model.complete([{ role: "user", content: "Reply with the word OK." }], { maxTokens: 5 });
+    const elapsed = Math.round(performance.now() - started);
+    report.add("chat", "ok", `${model.name} ${model.model} answered in ${elapsed} ms`);
+  } catch (error) {
+    report.add(
+      "chat",
+      "fail",
+      `${model.name} ${model.model} failed: ${message(error)}`,
+      `check chat_provider and chat_model in memory.toml and the API key (${CHAT_API_KEY_ENV} or the provider's variable)`,
+    );
+  }
+}
+
 /** `memory doctor`: checks every layer and says what to run; exit 1 when a check fails. */
 const doctor: CommandHandler = async (context) => {
   const report = new DoctorReport();
@@ -296,6 +339,7 @@ const doctor: CommandHandler = async (context) => {
       report.add("embeddings", "fail", message(error), "fix embedding_provider in memory.toml");
     }
     await checkStore(context, report);
+    await checkChatModel(context.config().config.memory, report);
   }
   if (!report.ok) context.exitCode = EXIT_CODES.failure;
   const style = context.output.style;
