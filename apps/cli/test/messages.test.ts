@@ -58,9 +58,15 @@ describe("memory doctor with PostgreSQL down", () => {
     expect(result.stdout).toContain("MEMORY_POSTGRES_URL");
     expect(result.stdout).not.toContain("reindex");
     expect(result.stdout).not.toContain("hunter2secret");
-    // The outage is reported once, not repeated by the full-text and recall checks.
+    // The outage is reported once, not repeated by the full-text and recall checks (the chat
+    // model is checked apart from the store: skipped here, none is configured).
     const body = json<DoctorResult>(await ws.run(["doctor", "--json"]));
-    expect(body.checks.map((check) => check.name)).toEqual(["config", "embeddings", "backend"]);
+    expect(body.checks.map((check) => check.name)).toEqual([
+      "config",
+      "embeddings",
+      "backend",
+      "chat",
+    ]);
   });
 
   it("names MEMORY_POSTGRES_URL when the URL comes from the environment", async () => {
