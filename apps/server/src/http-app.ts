@@ -1,4 +1,4 @@
-import type { Memory } from "@memory/api";
+import type { ChatModel, Memory } from "@memory/api";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { type Access, accessForToken, bearerToken, FULL_ACCESS, matchToken } from "./access.js";
@@ -39,6 +39,14 @@ export interface HttpAppOptions {
    * `auto_recall_limit`, `auto_recall_min_score`: `memoryContextOptionsFromConfig`).
    */
   contextDefaults?: RouteContext["contextDefaults"];
+  /**
+   * The chat model of `POST /v1/remember` and the MCP tool `memory_remember` (`startServer`
+   * passes the one `chat_provider` resolves to, shared with the jobs). Without one, remember
+   * answers UNSUPPORTED and MCP does not list the tool.
+   */
+  chatModel?: ChatModel | null;
+  /** `conflict_threshold` (consolidate) and `remember_retries` (remember) from memory.toml. */
+  turnSettings?: RouteContext["turnSettings"];
 }
 
 type AppEnv = { Variables: { access: Access } };
@@ -106,6 +114,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
   const context: RouteContext = {
     memory: options.memory,
     contextDefaults: options.contextDefaults ?? {},
+    chatModel: options.chatModel ?? null,
+    turnSettings: options.turnSettings ?? {},
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
     maxImportBytes: options.maxImportBytes ?? 104_857_600,
@@ -218,6 +228,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
         access: c.get("access"),
         version,
         logger,
+        chatModel: context.chatModel,
+        turnSettings: context.turnSettings,
       });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

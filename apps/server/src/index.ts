@@ -1,4 +1,5 @@
 export { type Access, FULL_ACCESS } from "./access.js";
+export type { TurnSettings } from "./agent-turns.js";
 export { createHttpApp, type HttpAppOptions } from "./http-app.js";
 export { type ErrorBody, type ErrorCode, HttpError, STATUS_BY_CODE } from "./http-error.js";
 export { routes } from "./http-routes.js";

@@ -1,4 +1,5 @@
 import {
+  type ChatModel,
   contentKey,
   InvalidInputError,
   MAX_KEY_LENGTH,
@@ -10,10 +11,11 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Access, resolveNamespace } from "./access.js";
+import { consolidateOne, rememberOne, type TurnSettings } from "./agent-turns.js";
 import { toErrorResponse } from "./http-error.js";
 import type { Logger } from "./logger.js";
 import { readMemoryFile, snippetOf } from "./memory-files.js";
-import { MemoryEntrySchema } from "./schemas.js";
+import { ConflictDecisionSchema, MemoryEntrySchema } from "./schemas.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -21,6 +23,13 @@ export interface McpServerOptions {
   access: Access;
   version: string;
   logger: Logger;
+  /**
+   * The chat model `memory_remember` uses; without one the tool is not offered (an agent
+   * should not see a tool that can only fail).
+   */
+  chatModel?: ChatModel | null;
+  /** `conflict_threshold` (memory_consolidate) and `remember_retries` (memory_remember). */
+  turnSettings?: TurnSettings;
 }
 
 // Lengths come from the contract (docs/input-rules.md); the library checks the rest and answers
@@ -43,6 +52,21 @@ const categoryInput = z
 
 // Tool results carry entries without embeddings: they are noise to a model.
 const EntryOutput = MemoryEntrySchema.omit({ embedding: true });
+
+const turnInput = {
+  message: z.string().max(100_000).describe("The user's message of the turn, verbatim."),
+  reply: z
+    .string()
+    .max(100_000)
+    .optional()
+    .describe("Your reply to it, when you have written one."),
+  sessionId: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe("The current conversation/session id, if you have one."),
+};
 
 function compact(entry: MemoryEntry): MemoryEntry {
   const { embedding: _embedding, ...rest } = entry;
@@ -90,16 +114,18 @@ async function guarded(
 
 /**
  * An MCP server exposing one memory as tools: memory_store, memory_recall, memory_get,
- * memory_forget, memory_list. Descriptions are written for the model that calls them; every
+ * memory_forget, memory_list, memory_consolidate, and memory_remember when a chat model is
+ * configured. Descriptions are written for the model that calls them; every
  * result has a readable text part and a structured part matching the tool's output schema.
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const { memory, access, logger } = options;
+  const chatModel = options.chatModel ?? null;
+  const turnSettings = options.turnSettings ?? {};
   const server = new McpServer(
     { name: "memory", version: options.version },
     {
-      instructions:
-        "Long-term memory that persists across conversations. Call memory_recall before answering questions that may depend on what the user told you earlier (preferences, facts about them or their work, past decisions). Call memory_store when the user states a durable fact, preference or decision worth remembering. Never store secrets such as passwords or API keys.",
+      instructions: `Long-term memory that persists across conversations. Call memory_recall before answering questions that may depend on what the user told you earlier (preferences, facts about them or their work, past decisions). Call memory_store when the user states a durable fact, preference or decision worth remembering. Never store secrets such as passwords or API keys.${chatModel ? " After a turn in which the user told you something lasting about themselves or their work, call memory_remember with the turn; otherwise memory_consolidate keeps a log of the turn." : " Call memory_consolidate after each turn to keep a log of it and save the user's rules and decisions."}`,
     },
   );
 
@@ -335,6 +361,96 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         return result(text, { entries });
       }),
   );
+
+  server.registerTool(
+    "memory_consolidate",
+    {
+      title: "Log a turn and keep its rules",
+      description:
+        'Consolidate one conversation turn, after you have answered it: the turn is kept as a dated log entry ("daily"), and when the user\'s message states a rule or decision (words such as "always", "never", "must", "important", "rule", "decision") it is also saved as a durable "core" memory, replacing older memories it contradicts (e.g. "Always use tabs" replaces "The user prefers spaces"). No language model is involved, so it is cheap: call it once per turn, with the user\'s message verbatim and your reply. Chit-chat is only logged; automated lines (cron, heartbeat, injected memory context) are skipped. To save a specific fact in your own words, use memory_store instead.',
+      inputSchema: { ...turnInput, namespace: namespaceInput },
+      outputSchema: {
+        daily: EntryOutput.optional().describe("The log entry of the turn."),
+        promoted: EntryOutput.optional().describe("The message saved as a core memory."),
+        importance: z.number(),
+        notPromoted: z.enum(["importance", "too-short", "filtered"]).optional(),
+        superseded: z.array(z.string()).describe("Keys of older memories it replaced."),
+        conflict: ConflictDecisionSchema.optional(),
+        skipped: z.enum(["empty", "filtered"]).optional(),
+      },
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input) =>
+      guarded(logger, async () => {
+        const namespace = resolveNamespace(access, input.namespace);
+        const report = await consolidateOne(memory, input, namespace, turnSettings);
+        const lines: string[] = [];
+        if (report.skipped === "empty") lines.push("Nothing to consolidate: the message is empty.");
+        else if (report.skipped === "filtered")
+          lines.push(
+            "Not consolidated: automated turns (cron, heartbeat, memory context) are skipped.",
+          );
+        else {
+          lines.push(`Logged the turn as "${report.daily?.key}" (daily).`);
+          lines.push(
+            report.promoted
+              ? `Saved the message as core memory "${report.promoted.key}".`
+              : "The message was not saved as a core memory (no rule or decision in it).",
+          );
+          if (report.superseded.length > 0)
+            lines.push(`It replaces the older memory ${report.superseded.join(", ")}.`);
+        }
+        return result(lines.join(" "), { ...report });
+      }),
+  );
+
+  if (chatModel) {
+    server.registerTool(
+      "memory_remember",
+      {
+        title: "Remember what the user said",
+        description:
+          "Remember one conversation turn, after you have answered it, when the user told you something lasting: a preference, a decision, a fact about themselves, their work or their projects. The turn is saved as it is, then the server's language model extracts each durable fact from it and saves it as its own core memory (updating the memory with the same subject). Pass the user's message verbatim and your reply. It costs a model call: skip turns with nothing lasting in them (use memory_consolidate for those, or nothing). If it fails, the turn itself is already saved; do not retry in a loop. To save one fact in your own words, use memory_store.",
+        inputSchema: { ...turnInput, namespace: namespaceInput },
+        outputSchema: {
+          turn: EntryOutput.nullable().describe("The saved turn; null when it was skipped."),
+          facts: z
+            .array(EntryOutput.extend({ kind: z.string() }))
+            .describe("The durable facts saved as core memories."),
+          attempts: z.number().int(),
+        },
+        annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      },
+      (input, extra) =>
+        guarded(logger, async () => {
+          const namespace = resolveNamespace(access, input.namespace);
+          const remembered = await rememberOne(memory, chatModel, input, namespace, {
+            ...turnSettings,
+            signal: extra.signal,
+          });
+          if (!remembered.turn)
+            return result(
+              "Not remembered: empty or automated turns (cron, heartbeat, memory context) are skipped.",
+              { ...remembered },
+            );
+          const facts = remembered.facts.map((fact) => {
+            const replaced = fact.conflict?.superseded ?? [];
+            const note = replaced.length > 0 ? ` (replaces ${replaced.join(", ")})` : "";
+            return `- ${fact.key} (${fact.kind}): ${fact.content}${note}`;
+          });
+          return result(
+            [
+              `Saved the turn as "${remembered.turn.key}".`,
+              facts.length === 0
+                ? "No durable fact found in it."
+                : `${facts.length} fact(s) saved as core memories:`,
+              ...facts,
+            ].join("\n"),
+            { ...remembered },
+          );
+        }),
+    );
+  }
 
   return server;
 }

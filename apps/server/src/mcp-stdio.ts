@@ -1,4 +1,5 @@
-import { defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import { type ChatModel, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import { resolveChatModel } from "@memory/embeddings";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { FULL_ACCESS } from "./access.js";
 import { type Logger, stderrLogger } from "./logger.js";
@@ -17,6 +18,11 @@ export interface RunMcpStdioOptions {
   loadModule?: (specifier: string) => Promise<unknown>;
   /** Flush timeout when stdin ends; default 10 s. */
   shutdownTimeoutMs?: number;
+  /**
+   * The chat model of the tool `memory_remember` (offered only with one). Default: what
+   * `chat_provider` resolves to; null: none.
+   */
+  chatModel?: ChatModel | null;
 }
 
 export interface McpStdioHandle {
@@ -31,10 +37,13 @@ export interface McpStdioHandle {
  */
 export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<McpStdioHandle> {
   const logger = options.logger ?? stderrLogger;
+  const config = options.config ?? defaultConfig();
+  const chatModel =
+    options.chatModel === undefined ? resolveChatModel(config.memory) : options.chatModel;
   let memory = options.memory;
   const owned = memory === undefined;
   if (!memory) {
-    const opened = await openMemory(options.config ?? defaultConfig(), {
+    const opened = await openMemory(config, {
       logger,
       ...(options.loadModule ? { loadModule: options.loadModule } : {}),
     });
@@ -46,7 +55,17 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
   const served = memory;
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WriteStream;
-  const server = createMcpServer({ memory: served, access: FULL_ACCESS, version: VERSION, logger });
+  const server = createMcpServer({
+    memory: served,
+    access: FULL_ACCESS,
+    version: VERSION,
+    logger,
+    chatModel,
+    turnSettings: {
+      conflictThreshold: config.memory.conflict_threshold,
+      rememberRetries: config.memory.remember_retries,
+    },
+  });
   // Invalid UTF-8 is refused line by line before the SDK decodes it, as on the HTTP routes.
   const lines = stdin.pipe(
     new Utf8Lines(() => {

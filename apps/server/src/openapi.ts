@@ -165,7 +165,7 @@ export function buildOpenApiDocument(
         operationId: "mcp",
         summary: "MCP over streamable HTTP (stateless, JSON responses)",
         description:
-          "JSON-RPC messages of the Model Context Protocol. Tools: memory_store, memory_recall, memory_get, memory_forget, memory_list. Use an MCP client (StreamableHTTPClientTransport) rather than calling it by hand.",
+          "JSON-RPC messages of the Model Context Protocol. Tools: memory_store, memory_recall, memory_get, memory_forget, memory_list, memory_consolidate, and memory_remember when the server has a chat model (chat_provider). Use an MCP client (StreamableHTTPClientTransport) rather than calling it by hand.",
         tags: ["mcp"],
         requestBody: {
           required: true,
@@ -212,7 +212,11 @@ export function buildOpenApiDocument(
       { name: "memories", description: "Store, read, search and delete entries." },
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },
-      { name: "agent", description: "Agent-loop helpers: memory context and turn autosave." },
+      {
+        name: "agent",
+        description:
+          "Agent-loop helpers: memory context, turn autosave, consolidation and remember.",
+      },
       {
         name: "jobs",
         description:

@@ -1,6 +1,7 @@
-import type { Memory } from "@memory/api";
+import type { ChatModel, Memory } from "@memory/api";
 import type { z } from "zod";
 import type { Access } from "./access.js";
+import type { TurnSettings } from "./agent-turns.js";
 import type { Logger } from "./logger.js";
 
 export type HttpMethod = "get" | "post" | "delete";
@@ -18,6 +19,13 @@ export interface RouteContext {
   memory: Memory;
   /** Defaults of the memory context (`POST /v1/context`) from memory.toml. */
   contextDefaults: { recall?: boolean; limit?: number; minScore?: number };
+  /**
+   * The chat model of `POST /v1/remember` (`chat_provider`), resolved once at start and shared
+   * with the maintenance jobs; null without one (the route answers UNSUPPORTED).
+   */
+  chatModel: ChatModel | null;
+  /** `conflict_threshold` and `remember_retries` from memory.toml (consolidate, remember). */
+  turnSettings: TurnSettings;
   logger: Logger;
   maxBodyBytes: number;
   maxImportBytes: number;

@@ -1,4 +1,5 @@
 import { MAX_NAMESPACE_LENGTH } from "@memory/api";
+import { FACT_KINDS } from "@memory/lifecycle";
 import { z } from "zod";
 
 /**
@@ -58,6 +59,37 @@ export const RecallExplainSchema = named(
     .describe("The parts of a recall score."),
 );
 
+export const ConflictDecisionSchema = named(
+  "ConflictDecision",
+  z
+    .object({
+      mode: z.enum(["jaccard", "combined"]),
+      threshold: z.number(),
+      superseded: z.array(z.string()).describe("Keys of the older entries it superseded."),
+      candidates: z.array(
+        z.object({
+          key: z.string(),
+          jaccard: z.number(),
+          cosine: z.number().optional(),
+          bm25: z.number(),
+          similarity: z.number(),
+          signals: z.object({
+            negationReversal: z.number(),
+            preferenceChange: z.number(),
+            temporalShift: z.number(),
+            total: z.number(),
+          }),
+          score: z.number(),
+          differentSubject: z.string().optional(),
+          superseded: z.boolean(),
+        }),
+      ),
+    })
+    .describe(
+      "A conflict check: the older entries looked at, their scores, and which were superseded.",
+    ),
+);
+
 export const MemoryEntrySchema = named(
   "MemoryEntry",
   z.object({
@@ -78,32 +110,9 @@ export const MemoryEntrySchema = named(
       .object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })
       .optional()
       .describe("Recall only, Markdown backend: the file and lines the result comes from."),
-    conflict: z
-      .object({
-        mode: z.enum(["jaccard", "combined"]),
-        threshold: z.number(),
-        superseded: z.array(z.string()).describe("Keys of the older entries it superseded."),
-        candidates: z.array(
-          z.object({
-            key: z.string(),
-            jaccard: z.number(),
-            cosine: z.number().optional(),
-            bm25: z.number(),
-            similarity: z.number(),
-            signals: z.object({
-              negationReversal: z.number(),
-              preferenceChange: z.number(),
-              temporalShift: z.number(),
-              total: z.number(),
-            }),
-            score: z.number(),
-            differentSubject: z.string().optional(),
-            superseded: z.boolean(),
-          }),
-        ),
-      })
-      .optional()
-      .describe("Store only, with conflict_mode on: the conflict check of the stored entry."),
+    conflict: ConflictDecisionSchema.optional().describe(
+      "Store only, with conflict_mode on: the conflict check of the stored entry.",
+    ),
   }),
 );
 
@@ -338,6 +347,23 @@ export const AutosaveRequestSchema = named(
     .strict(),
 );
 
+const turnShape = {
+  message: z.string().max(100_000).describe("The user message of the turn."),
+  reply: z.string().max(100_000).optional().describe("The assistant's reply, when there is one."),
+  namespace: namespace.optional(),
+  sessionId: sessionId.optional(),
+};
+
+export const ConsolidateRequestSchema = named(
+  "ConsolidateRequest",
+  z.object(turnShape).strict().describe("One conversation turn to consolidate (no LLM)."),
+);
+
+export const RememberRequestSchema = named(
+  "RememberRequest",
+  z.object(turnShape).strict().describe("One conversation turn to remember with the chat model."),
+);
+
 // ---------------------------------------------------------------- responses
 export const EntryResponseSchema = named("EntryResponse", z.object({ entry: MemoryEntrySchema }));
 export const EntriesResponseSchema = named(
@@ -392,6 +418,50 @@ export const AutosaveResponseSchema = named(
     skipped: z.array(
       z.object({ part: z.enum(["user", "assistant"]), reason: z.enum(["filtered", "empty"]) }),
     ),
+  }),
+);
+export const ConsolidateResponseSchema = named(
+  "ConsolidateResponse",
+  z.object({
+    daily: MemoryEntrySchema.optional().describe(
+      "The daily entry of the turn (daily_<date>_<uuid>), unless the turn was skipped.",
+    ),
+    promoted: MemoryEntrySchema.optional().describe(
+      "The user message promoted to core (key derived from its content), when it qualified.",
+    ),
+    importance: z.number().describe("Importance of the user message as a core entry, 0..1."),
+    notPromoted: z
+      .enum(["importance", "too-short", "filtered"])
+      .optional()
+      .describe(
+        "Why the message was not promoted: importance < 0.8, < 10 characters, or filtered.",
+      ),
+    superseded: z
+      .array(z.string())
+      .describe("Keys of older core entries the promoted one superseded."),
+    conflict: ConflictDecisionSchema.optional().describe(
+      "The conflict check of the promoted entry.",
+    ),
+    skipped: z
+      .enum(["empty", "filtered"])
+      .optional()
+      .describe("Why nothing was stored: an empty message, or one the autosave filter skips."),
+  }),
+);
+export const RememberResponseSchema = named(
+  "RememberResponse",
+  z.object({
+    turn: MemoryEntrySchema.nullable().describe(
+      "The raw turn (conversation entry); null when the autosave filter skipped the turn.",
+    ),
+    facts: z
+      .array(
+        MemoryEntrySchema.extend({
+          kind: z.enum(FACT_KINDS),
+        }),
+      )
+      .describe("The durable facts the chat model found, stored as core entries."),
+    attempts: z.number().int().describe("Chat model calls made (0 when the turn was skipped)."),
   }),
 );
 export const HealthResponseSchema = named(

@@ -1,7 +1,13 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import { ConfigError, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import {
+  type ChatModel,
+  ConfigError,
+  defaultConfig,
+  type Memory,
+  type MemoryConfig,
+} from "@memory/api";
 import { resolveChatModel } from "@memory/embeddings";
 import {
   configuredJobs,
@@ -38,6 +44,12 @@ export interface StartServerOptions extends ServerSettingsOverrides {
    * (clock, sleep, tick, jobs: for tests and embedders).
    */
   jobs?: boolean | Partial<Omit<JobSchedulerOptions, "memory">>;
+  /**
+   * The chat model of `POST /v1/remember`, the MCP tool `memory_remember` and the jobs that need
+   * one (curate, transcripts). Default: what `chat_provider` resolves to (`resolveChatModel`),
+   * resolved once here; null: none.
+   */
+  chatModel?: ChatModel | null;
 }
 
 export interface ServerHandle {
@@ -103,11 +115,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const settings = resolveServerSettings(options.config, options.env ?? process.env, options);
   assertSafeAuth(settings);
 
+  const config = options.config ?? defaultConfig();
+  // Resolved once (nothing is loaded or called yet) and shared by the routes, MCP and the jobs;
+  // before the memory opens, so a bad chat_provider leaves nothing open.
+  const chatModel =
+    options.chatModel === undefined ? resolveChatModel(config.memory) : options.chatModel;
+
   let memory = options.memory;
   let embedding: OpenedMemory["embedding"] | undefined;
   const owned = memory === undefined;
   if (!memory) {
-    const opened = await openMemory(options.config ?? defaultConfig(), {
+    const opened = await openMemory(config, {
       logger,
       probeTimeoutMs: settings.embeddingProbeTimeoutMs,
       ...(options.loadModule ? { loadModule: options.loadModule } : {}),
@@ -129,7 +147,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     logger,
     isShuttingDown: () => shuttingDown,
     version: VERSION,
-    contextDefaults: memoryContextOptionsFromConfig((options.config ?? defaultConfig()).memory),
+    contextDefaults: memoryContextOptionsFromConfig(config.memory),
+    chatModel,
+    turnSettings: {
+      conflictThreshold: config.memory.conflict_threshold,
+      rememberRetries: config.memory.remember_retries,
+    },
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
@@ -144,9 +167,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   let scheduler: JobScheduler | undefined;
   if (jobs !== false) {
     const overrides = jobs === true ? {} : jobs;
-    const config = options.config ?? defaultConfig();
-    const scheduled =
-      overrides.jobs ?? configuredJobs(config, { chatModel: resolveChatModel(config.memory) });
+    const scheduled = overrides.jobs ?? configuredJobs(config, { chatModel });
     if (scheduled.length > 0) {
       scheduler = new JobScheduler({
         logger,
