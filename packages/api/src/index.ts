@@ -76,6 +76,7 @@ export {
 export type { ConflictCandidate, ConflictDecision } from "./conflicts/conflict-decision.js";
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
+export { planDeletion } from "./delete-plan.js";
 export {
   EmbeddingWorker,
   type EmbeddingWorkerOptions,

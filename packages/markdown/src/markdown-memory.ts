@@ -34,6 +34,7 @@ import {
   normalizeImportEntry,
   normalizeStoreInput,
   nowIso,
+  planDeletion,
   RecallEngine,
   type RecallOptions,
   type ReindexOptions,
@@ -47,7 +48,6 @@ import {
   validateSessionId,
   withConflict,
 } from "@memory/api";
-import { planDeletion } from "./delete-plan.js";
 import { prepareFileAtomic } from "./files/atomic-write.js";
 import { keepPreviousVersion } from "./files/history.js";
 import { TreeLock } from "./files/tree-lock.js";

@@ -35,6 +35,7 @@ import {
   normalizeImportEntry,
   normalizeStoreInput,
   nowIso,
+  planDeletion,
   RecallEngine,
   type RecallOptions,
   type ReindexOptions,
@@ -396,47 +397,10 @@ export class InMemoryMemory implements Memory {
     this.#open();
     const normalized = normalizeDeleteFilter(filter);
     // The floor ranks every entry of a (namespace, category), whatever the other conditions.
-    const groups = new Map<string, StoredRow[]>();
-    for (const row of this.#store.rows.values()) {
-      const { namespace, category } = row.entry;
-      if (normalized.namespace !== undefined && namespace !== normalized.namespace) continue;
-      if (normalized.categories && !normalized.categories.includes(category)) continue;
-      const group = InMemoryStore.id(namespace, category);
-      const rows = groups.get(group);
-      if (rows) rows.push(row);
-      else groups.set(group, [row]);
-    }
-    const report: DeleteReport = { deleted: 0, byCategory: {} };
-    const doomed: string[] = [];
-    for (const rows of groups.values()) {
-      rows.sort((a, b) =>
-        a.entry.updatedAt !== b.entry.updatedAt
-          ? a.entry.updatedAt < b.entry.updatedAt
-            ? 1
-            : -1
-          : a.entry.key < b.entry.key
-            ? 1
-            : -1,
-      );
-      rows.forEach((row, rank) => {
-        const { entry } = row;
-        if (normalized.olderThan !== undefined && !(entry.updatedAt < normalized.olderThan)) return;
-        if (
-          normalized.superseded !== undefined &&
-          normalized.superseded !== (entry.supersededBy !== undefined)
-        )
-          return;
-        const counts = report.byCategory[entry.category] ?? { eligible: 0, deleted: 0 };
-        report.byCategory[entry.category] = counts;
-        counts.eligible++;
-        if (rank < normalized.keepNewest) return;
-        counts.deleted++;
-        report.deleted++;
-        doomed.push(InMemoryStore.id(entry.namespace, entry.key));
-      });
-    }
+    const { report, doomed } = planDeletion(this.#store.rows.values(), normalized);
     if (!normalized.dryRun && doomed.length > 0) {
-      for (const id of doomed) this.#store.rows.delete(id);
+      for (const { entry } of doomed)
+        this.#store.rows.delete(InMemoryStore.id(entry.namespace, entry.key));
       this.#written();
     }
     return report;

@@ -1,16 +1,18 @@
-import type { DeleteReport, NormalizedDeleteFilter } from "@memory/api";
-import type { TreeRow } from "./markdown-tree.js";
+import type { NormalizedDeleteFilter } from "./lifecycle-validation.js";
+import type { DeleteReport } from "./types/lifecycle.js";
+import type { MemoryEntry } from "./types/memory-entry.js";
 
 /**
- * Which entries `deleteEntries` removes, and its report: the same rules as every backend (the
+ * Which entries `deleteEntries` removes, and its report, for backends that hold their rows in
+ * memory (the reference backend, Markdown): the same rules as the SQL backends. The
  * `keepNewest` floor ranks every entry of a (namespace, category) by `updatedAt`, then key,
- * whatever the other conditions).
+ * whatever the other conditions.
  */
-export function planDeletion(
-  rows: Iterable<TreeRow>,
+export function planDeletion<Row extends { entry: MemoryEntry }>(
+  rows: Iterable<Row>,
   filter: NormalizedDeleteFilter,
-): { report: DeleteReport; doomed: TreeRow[] } {
-  const groups = new Map<string, TreeRow[]>();
+): { report: DeleteReport; doomed: Row[] } {
+  const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const { namespace, category } = row.entry;
     if (filter.namespace !== undefined && namespace !== filter.namespace) continue;
@@ -21,7 +23,7 @@ export function planDeletion(
     else groups.set(group, [row]);
   }
   const report: DeleteReport = { deleted: 0, byCategory: {} };
-  const doomed: TreeRow[] = [];
+  const doomed: Row[] = [];
   for (const list of groups.values()) {
     list.sort((a, b) =>
       a.entry.updatedAt !== b.entry.updatedAt
