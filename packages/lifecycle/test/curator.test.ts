@@ -1,6 +1,6 @@
 import type { Memory } from "@memory/api";
-import { ChatServer, gate } from "@memory/testkit";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { gate } from "@memory/testkit";
+import { describe, expect, it } from "vitest";
 import {
   ChatOutputError,
   CURATE_JOB,
@@ -10,20 +10,10 @@ import {
   curate,
   JobScheduler,
 } from "../src/index.js";
-import { chatModelFor, storeFactory } from "./support/stores.js";
+import { chatModelFor, useChatFixture } from "./support/stores.js";
 
-let server: ChatServer;
-const stores = storeFactory();
-beforeAll(async () => {
-  server = await ChatServer.start();
-});
-afterEach(async () => {
-  server.reset();
-  await stores.cleanup();
-});
-afterAll(async () => {
-  await server.close();
-});
+const chat = useChatFixture();
+const { stores } = chat;
 
 const proposal = (value: unknown) => ({ content: JSON.stringify(value) });
 
@@ -82,12 +72,15 @@ describe.each([
   it("dry run: validates and reports the proposal, changes and records nothing", async () => {
     const memory = open();
     await seed(memory);
-    server.reply(proposal(GOOD));
-    const report = await curate(memory, { chatModel: chatModelFor(server.baseURL), dryRun: true });
+    chat.server.reply(proposal(GOOD));
+    const report = await curate(memory, {
+      chatModel: chatModelFor(chat.server.baseURL),
+      dryRun: true,
+    });
     expectGoodReport(report, true);
     expect(await memory.count({ categories: ["core", "daily"] })).toBe(6);
     expect(await memory.getJobState(CURATE_JOB)).toBeNull();
-    const sent = JSON.parse(server.userMessages()[0]?.[0] ?? "{}");
+    const sent = JSON.parse(chat.server.userMessages()[0]?.[0] ?? "{}");
     expect(sent.entries.map((entry: { key: string }) => entry.key).sort()).toEqual([
       "d1",
       "d2",
@@ -101,8 +94,8 @@ describe.each([
   it("applies merges and deletions, supersedes merged core entries, records the report", async () => {
     const memory = open();
     await seed(memory);
-    server.reply(proposal(GOOD));
-    const report = await curate(memory, { chatModel: chatModelFor(server.baseURL) });
+    chat.server.reply(proposal(GOOD));
+    const report = await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) });
     expectGoodReport(report, false);
     expect((await memory.get("editor"))?.content).toBe(
       "The user edits code in Neovim and likes it",
@@ -124,19 +117,19 @@ describe("curate (SQLite)", () => {
   it("rejects a proposal that deletes a core entry or names unknown keys, asks again, then fails and changes nothing", async () => {
     const memory = stores.sqlite();
     await seed(memory);
-    server.reply(
+    chat.server.reply(
       proposal({ delete: ["tz", "nope"], merge: [] }),
       proposal({ delete: [], merge: [{ keys: ["d1", "d1"], content: "x" }] }),
     );
-    const error = await curate(memory, { chatModel: chatModelFor(server.baseURL) }).catch(
+    const error = await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) }).catch(
       (caught: unknown) => caught,
     );
     expect(ChatOutputError.isInstance(error)).toBe(true);
     const typed = error as ChatOutputError;
     expect(typed.task).toBe("curate");
     expect(typed.problems.join("\n")).toMatch(/used twice/);
-    expect(server.userMessages()[1]?.at(-1)).toMatch(/core entry/);
-    expect(server.userMessages()[1]?.at(-1)).toMatch(/unknown key "nope"/);
+    expect(chat.server.userMessages()[1]?.at(-1)).toMatch(/core entry/);
+    expect(chat.server.userMessages()[1]?.at(-1)).toMatch(/unknown key "nope"/);
     expect(await memory.count({ categories: ["core", "daily"] })).toBe(6);
     expect(await memory.getJobState(CURATE_JOB)).toBeNull();
   });
@@ -144,19 +137,19 @@ describe("curate (SQLite)", () => {
   it("rejects an empty merged text and a malformed answer, then uses a valid one", async () => {
     const memory = stores.sqlite();
     await seed(memory);
-    server.reply(
+    chat.server.reply(
       proposal({ merge: [{ keys: ["d1", "d3"], content: "   " }] }),
       proposal({ delete: ["d2"] }),
     );
-    const report = await curate(memory, { chatModel: chatModelFor(server.baseURL) });
-    expect(server.userMessages()[1]?.at(-1)).toMatch(/merged text is empty/);
+    const report = await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) });
+    expect(chat.server.userMessages()[1]?.at(-1)).toMatch(/merged text is empty/);
     expect(report.deleted).toEqual([{ namespace: "default", key: "d2" }]);
     expect(report.after).toEqual({ core: 3, daily: 2, total: 5 });
 
-    server.reset();
-    server.reply({ content: "I would delete d1." }, proposal({}));
-    const second = await curate(memory, { chatModel: chatModelFor(server.baseURL) });
-    expect(server.requests).toHaveLength(2);
+    chat.server.reset();
+    chat.server.reply({ content: "I would delete d1." }, proposal({}));
+    const second = await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) });
+    expect(chat.server.requests).toHaveLength(2);
     expect(second.deleted).toEqual([]);
   });
 
@@ -165,17 +158,17 @@ describe("curate (SQLite)", () => {
     await seed(memory, "alice");
     await memory.store({ key: "x", content: "only one entry here", namespace: "bob" });
     await memory.store({ key: "y", content: "and a second one", namespace: "bob" });
-    server.reply(proposal({ delete: ["d2"] }), proposal({ delete: ["d2"] }));
-    const error = await curate(memory, { chatModel: chatModelFor(server.baseURL) }).catch(
+    chat.server.reply(proposal({ delete: ["d2"] }), proposal({ delete: ["d2"] }));
+    const error = await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) }).catch(
       (caught: unknown) => caught,
     );
     // alice is curated first (sorted); bob has no d2, so its proposals are rejected.
     expect(ChatOutputError.isInstance(error)).toBe(true);
     expect(await memory.get("d2", { namespace: "alice" })).toBeNull();
 
-    server.reset();
-    server.reply(proposal({}), proposal({}));
-    const report = await curate(memory, { chatModel: chatModelFor(server.baseURL) });
+    chat.server.reset();
+    chat.server.reply(proposal({}), proposal({}));
+    const report = await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) });
     expect(report.namespaces).toEqual(["alice", "bob"]);
     expect(report.reviewed).toBe(7);
   });
@@ -185,20 +178,20 @@ describe("curate (SQLite)", () => {
     await seed(memory);
     const held = await memory.acquireLease(`job:${CURATE_JOB}`, "other-host", 60_000);
     expect(held).not.toBeNull();
-    await expect(curate(memory, { chatModel: chatModelFor(server.baseURL) })).rejects.toSatisfy(
-      (error) => (error as { code?: string }).code === "CONFLICT",
-    );
-    expect(server.requests).toHaveLength(0);
+    await expect(
+      curate(memory, { chatModel: chatModelFor(chat.server.baseURL) }),
+    ).rejects.toSatisfy((error) => (error as { code?: string }).code === "CONFLICT");
+    expect(chat.server.requests).toHaveLength(0);
   });
 
   it("holds the lease while the model is slow: a second run is a CONFLICT, a dry run is not", async () => {
     const memory = stores.sqlite();
     await seed(memory);
     const slow = gate();
-    server.reply({ ...proposal({ delete: ["d2"] }), release: slow.release }, proposal({}));
-    const chatModel = chatModelFor(server.baseURL);
+    chat.server.reply({ ...proposal({ delete: ["d2"] }), release: slow.release }, proposal({}));
+    const chatModel = chatModelFor(chat.server.baseURL);
     const first = curate(memory, { chatModel });
-    await expect.poll(() => server.requests.length).toBe(1);
+    await expect.poll(() => chat.server.requests.length).toBe(1);
     await expect(curate(memory, { chatModel })).rejects.toSatisfy(
       (error) => (error as { code?: string }).code === "CONFLICT",
     );
@@ -224,15 +217,15 @@ describe("curate (SQLite)", () => {
       },
     } as unknown as Parameters<typeof configuredJobs>[0];
     expect(configuredJobs(config)).toEqual([]);
-    const jobs = configuredJobs(config, { chatModel: chatModelFor(server.baseURL) });
+    const jobs = configuredJobs(config, { chatModel: chatModelFor(chat.server.baseURL) });
     expect(jobs.map((job) => [job.name, job.intervalMs])).toEqual([[CURATE_JOB, 24 * 3_600_000]]);
     let now = new Date("2026-01-01T00:00:00.000Z");
     const scheduler = new JobScheduler({ memory, jobs, now: () => now });
-    server.reply({ status: 500 }, { status: 500 });
+    chat.server.reply({ status: 500 }, { status: 500 });
     expect(await scheduler.tick()).toEqual({ curate: "failed" });
     const [failed] = await scheduler.status();
     expect(failed?.lastError?.message).toMatch(/HTTP 500/);
-    server.reply(proposal({ delete: ["d2"] }));
+    chat.server.reply(proposal({ delete: ["d2"] }));
     now = new Date("2026-01-01T00:01:00.000Z");
     expect(await scheduler.tick()).toEqual({ curate: "ran" });
     const [status] = await scheduler.status();

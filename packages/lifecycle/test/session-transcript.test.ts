@@ -1,8 +1,7 @@
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MemoryError } from "@memory/api";
-import { ChatServer } from "@memory/testkit";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   appendTranscript,
   configuredJobs,
@@ -13,20 +12,10 @@ import {
   transcriptPath,
   validateSessionId,
 } from "../src/index.js";
-import { chatModelFor, storeFactory } from "./support/stores.js";
+import { chatModelFor, useChatFixture } from "./support/stores.js";
 
-let server: ChatServer;
-const stores = storeFactory();
-beforeAll(async () => {
-  server = await ChatServer.start();
-});
-afterEach(async () => {
-  server.reset();
-  await stores.cleanup();
-});
-afterAll(async () => {
-  await server.close();
-});
+const chat = useChatFixture();
+const { stores } = chat;
 
 const AT = new Date("2026-03-01T10:00:00.000Z");
 
@@ -153,11 +142,11 @@ describe("endSession", () => {
   it("writes the chat model's summary to the daily log when the session wrote nothing", async () => {
     const memory = stores.sqlite();
     const dir = await transcript("trip");
-    server.reply({ content: "Planned the Lisbon trip; decided on 3-10 May." });
+    chat.server.reply({ content: "Planned the Lisbon trip; decided on 3-10 May." });
     const result = await endSession(memory, {
       sessionId: "trip",
       transcriptDir: dir,
-      chatModel: chatModelFor(server.baseURL),
+      chatModel: chatModelFor(chat.server.baseURL),
     });
     expect(result.outcome).toBe("summarized");
     expect(result.method).toBe("llm");
@@ -166,13 +155,13 @@ describe("endSession", () => {
       sessionId: "trip",
       content: "Session trip summary: Planned the Lisbon trip; decided on 3-10 May.",
     });
-    expect(server.userMessages()[0]?.[0]).toContain("tool call calendar");
+    expect(chat.server.userMessages()[0]?.[0]).toContain("tool call calendar");
     // Idempotent: the summary is now memory of the session.
     expect(await endSession(memory, { sessionId: "trip", transcriptDir: dir })).toEqual({
       written: null,
       outcome: "had-memory",
     });
-    expect(server.requests).toHaveLength(1);
+    expect(chat.server.requests).toHaveLength(1);
   });
 
   it("without a chat model, or when it fails or answers nothing, extracts a summary", async () => {
@@ -186,21 +175,21 @@ describe("endSession", () => {
 
     await transcript("t2");
     const dir2 = await transcript("t2");
-    server.reply({ status: 500 }, { status: 500 });
+    chat.server.reply({ status: 500 }, { status: 500 });
     const failed = await endSession(memory, {
       sessionId: "t2",
       transcriptDir: dir2,
-      chatModel: chatModelFor(server.baseURL),
+      chatModel: chatModelFor(chat.server.baseURL),
     });
     expect(failed.method).toBe("extract");
     expect(failed.llmError).toMatch(/HTTP 500/);
 
     const dir3 = await transcript("t3");
-    server.reply({ content: "   " });
+    chat.server.reply({ content: "   " });
     const blank = await endSession(memory, {
       sessionId: "t3",
       transcriptDir: dir3,
-      chatModel: chatModelFor(server.baseURL),
+      chatModel: chatModelFor(chat.server.baseURL),
     });
     expect(blank).toMatchObject({ method: "extract", llmError: /empty summary/ });
   });
@@ -212,7 +201,7 @@ describe("endSession", () => {
       await endSession(memory, {
         sessionId: "busy",
         lines: [{ type: "message", role: "user", content: "x" }],
-        chatModel: chatModelFor(server.baseURL),
+        chatModel: chatModelFor(chat.server.baseURL),
       }),
     ).toEqual({ written: null, outcome: "had-memory" });
     expect(
@@ -221,7 +210,7 @@ describe("endSession", () => {
         lines: [{ type: "message", role: "assistant", content: "hello?" }],
       }),
     ).toEqual({ written: null, outcome: "empty" });
-    expect(server.requests).toHaveLength(0);
+    expect(chat.server.requests).toHaveLength(0);
     await expect(endSession(memory, { sessionId: "../x" })).rejects.toSatisfy((error) =>
       MemoryError.hasCode(error, "INVALID_INPUT"),
     );

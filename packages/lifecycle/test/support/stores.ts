@@ -7,7 +7,9 @@ import { createOpenAIChatModel } from "@memory/embeddings/openai";
 import { createMarkdownMemory } from "@memory/markdown";
 import { createPostgresMemory } from "@memory/postgres";
 import { createSqliteMemory } from "@memory/sqlite";
+import { ChatServer } from "@memory/testkit";
 import pg from "pg";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const POSTGRES_URL =
   process.env.MEMORY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/memory_test";
@@ -89,6 +91,32 @@ export function storeFactory() {
       } finally {
         await client.end();
       }
+    },
+  };
+}
+
+/**
+ * The fixture of the chat-model tests: a scripted loopback chat server for the whole file
+ * (replies cleared after each test) and real stores removed after each test.
+ */
+export function useChatFixture() {
+  const stores = storeFactory();
+  let server: ChatServer | undefined;
+  beforeAll(async () => {
+    server = await ChatServer.start();
+  });
+  afterEach(async () => {
+    server?.reset();
+    await stores.cleanup();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    stores,
+    get server(): ChatServer {
+      if (!server) throw new Error("the chat server starts in beforeAll");
+      return server;
     },
   };
 }
