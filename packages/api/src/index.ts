@@ -195,6 +195,7 @@ export {
 } from "./snapshot/hydrate.js";
 export {
   type ParsedSnapshot,
+  parseMetadataComment,
   parseSnapshot,
   readEscaped as readSnapshotEscaped,
   type Scanned as SnapshotScanned,

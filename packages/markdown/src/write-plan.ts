@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MemoryEntry } from "@memory/api";
-import { type EntryMetadata, formatEntryLine } from "./format/entry-line.js";
+import { entryMetadata, formatEntryLine } from "./format/entry-line.js";
 import {
   entryFile,
   fileTitle,
@@ -48,7 +48,7 @@ export function materialize(
       key: entry.key,
       content: entry.content,
       conversation: entry.category === "conversation",
-      metadata: metadataOf(entry),
+      metadata: entryMetadata(entry),
     });
     if (previous && previous.source.path === target) {
       edit(target).replace.set(previous.source.startLine, line);
@@ -81,16 +81,4 @@ function newFileTitle(root: string, path: string, namespace: string): string {
 function existingTitle(tree: MarkdownTree, path: string): string {
   const file = tree.files.get(path);
   return file ? fileTitle(file.inner, file.namespace) : "";
-}
-
-function metadataOf(entry: MemoryEntry): EntryMetadata {
-  const metadata: EntryMetadata = {
-    id: entry.id,
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
-  };
-  if (entry.importance !== undefined) metadata.importance = entry.importance;
-  if (entry.sessionId !== undefined) metadata.sessionId = entry.sessionId;
-  if (entry.supersededBy !== undefined) metadata.supersededBy = entry.supersededBy;
-  return metadata;
 }

@@ -85,7 +85,15 @@ const METADATA_FIELDS: Record<keyof SnapshotMetadata, "string" | "number"> = {
   supersededBy: "string",
 };
 
-function parseMetadata(payload: string): SnapshotMetadata | string {
+/**
+ * Reads the JSON of a metadata comment against a field table (name -> JSON type): fields not in
+ * the table are ignored (a newer format version), a field of the wrong type is an error. Returns
+ * the fields, or the problem as text.
+ */
+export function parseMetadataComment<T>(
+  payload: string,
+  fields: Record<string, "string" | "number">,
+): T | string {
   let value: unknown;
   try {
     value = JSON.parse(payload);
@@ -97,12 +105,12 @@ function parseMetadata(payload: string): SnapshotMetadata | string {
   }
   const metadata: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(value)) {
-    const type = METADATA_FIELDS[name as keyof SnapshotMetadata];
+    const type = fields[name];
     if (type === undefined) continue; // fields of a newer format version are ignored
     if (typeof field !== type) return `its metadata field "${name}" must be a ${type}`;
     metadata[name] = field;
   }
-  return metadata as SnapshotMetadata;
+  return metadata as T;
 }
 
 function parseEntry(line: string): ImportEntry | string {
@@ -117,7 +125,10 @@ function parseEntry(line: string): ImportEntry | string {
   if (!line.endsWith(SNAPSHOT_METADATA_CLOSE) || line.length - 4 < content.end) {
     return 'its metadata comment is not closed by " -->" at the end of the line';
   }
-  const metadata = parseMetadata(line.slice(content.end, line.length - 4));
+  const metadata = parseMetadataComment<SnapshotMetadata>(
+    line.slice(content.end, line.length - 4),
+    METADATA_FIELDS,
+  );
   if (typeof metadata === "string") return metadata;
   if (metadata.id !== undefined) entry.id = metadata.id;
   if (metadata.createdAt !== undefined) entry.createdAt = metadata.createdAt;

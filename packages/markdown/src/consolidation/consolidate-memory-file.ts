@@ -1,13 +1,12 @@
 import {
   type ChatModel,
   InvalidInputError,
-  type MemoryEntry,
   MemoryError,
   validateContent,
   validateKey,
   validateNamespace,
 } from "@memory/api";
-import { type EntryMetadata, formatEntryLine } from "../format/entry-line.js";
+import { type EntryMetadata, entryMetadata, formatEntryLine } from "../format/entry-line.js";
 import { entryFile, type FileRole, fileRole } from "../format/layout.js";
 import {
   dominantEol,
@@ -164,18 +163,6 @@ function unitsOf(path: string, parsed: ParsedMarkdown): TraceUnit[] {
 /** Lines of the answer that are structure, not content (exempt from tracing). */
 function isStructure(text: string): boolean {
   return text.trim() === "" || HEADING.test(text) || RULE.test(text) || FENCE.test(text);
-}
-
-function metadataOf(entry: MemoryEntry): EntryMetadata {
-  const metadata: EntryMetadata = {
-    id: entry.id,
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
-  };
-  if (entry.importance !== undefined) metadata.importance = entry.importance;
-  if (entry.sessionId !== undefined) metadata.sessionId = entry.sessionId;
-  if (entry.supersededBy !== undefined) metadata.supersededBy = entry.supersededBy;
-  return metadata;
 }
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
@@ -372,7 +359,7 @@ export async function consolidateMemoryFile(
     const row = known.get(entry.key);
     const metadata: EntryMetadata =
       old && row && row.source.path === path
-        ? { ...metadataOf(row.entry), updatedAt: at }
+        ? { ...entryMetadata(row.entry), updatedAt: at }
         : { id: crypto.randomUUID(), createdAt: at, updatedAt: at };
     return formatEntryLine({
       key: entry.key,

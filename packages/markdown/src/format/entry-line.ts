@@ -2,6 +2,8 @@ import {
   encodeSnapshotMetadata,
   escapeSnapshotContent,
   escapeSnapshotKey,
+  type MemoryEntry,
+  parseMetadataComment,
   readSnapshotEscaped,
 } from "@memory/api";
 
@@ -32,6 +34,19 @@ export interface EntryMetadata {
   importance?: number;
   sessionId?: string;
   supersededBy?: string;
+}
+
+/** The metadata an entry line keeps for an entry (its id, times, importance, session, supersession). */
+export function entryMetadata(entry: MemoryEntry): EntryMetadata {
+  const metadata: EntryMetadata = {
+    id: entry.id,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+  if (entry.importance !== undefined) metadata.importance = entry.importance;
+  if (entry.sessionId !== undefined) metadata.sessionId = entry.sessionId;
+  if (entry.supersededBy !== undefined) metadata.supersededBy = entry.supersededBy;
+  return metadata;
 }
 
 /** What one entry line holds. */
@@ -82,26 +97,6 @@ export function formatEntryLine(line: EntryLine): string {
   return `${ENTRY_PREFIX}${escapeSnapshotKey(line.key)}${KEY_END}${prefix}${escapeContent(line.content)}${metadata}`;
 }
 
-function parseMetadata(payload: string): EntryMetadata | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch (error) {
-    return `its metadata comment is not valid JSON (${(error as Error).message})`;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return "its metadata comment is not a JSON object";
-  }
-  const metadata: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(value)) {
-    const type = METADATA_FIELDS[name as keyof EntryMetadata];
-    if (type === undefined) continue; // fields of a newer version are ignored
-    if (typeof field !== type) return `its metadata field "${name}" must be a ${type}`;
-    metadata[name] = field;
-  }
-  return metadata as EntryMetadata;
-}
-
 /** True when a line is meant as an entry (`- **...`); `parseEntryLine` says whether it is one. */
 export function looksLikeEntry(line: string): boolean {
   return line.startsWith(ENTRY_PREFIX);
@@ -129,7 +124,10 @@ export function parseEntryLine(line: string, allowConversation: boolean): EntryL
   if (!line.endsWith(METADATA_CLOSE) || line.length - METADATA_CLOSE.length < content.end) {
     return 'its metadata comment is not closed by " -->" at the end of the line';
   }
-  const metadata = parseMetadata(line.slice(content.end, line.length - METADATA_CLOSE.length));
+  const metadata = parseMetadataComment<EntryMetadata>(
+    line.slice(content.end, line.length - METADATA_CLOSE.length),
+    METADATA_FIELDS,
+  );
   if (typeof metadata === "string") return metadata;
   return { key: key.value, content: content.value, conversation, metadata };
 }
