@@ -1,4 +1,10 @@
-import { analyzeQuery, analyzeText, searchTerms, type TextLanguage } from "./text-analyzer.js";
+import {
+  analyzeQuery,
+  analyzeText,
+  type QueryTerm,
+  searchTerms,
+  type TextLanguage,
+} from "./text-analyzer.js";
 
 /**
  * Question-word handling (English): what a question asks for changes which entries can answer it.
@@ -72,11 +78,16 @@ export interface QueryIntent {
   language: TextLanguage;
 }
 
-export function queryIntent(query: string, language: TextLanguage = "english"): QueryIntent {
+/** `terms`: the query's search terms when the caller has them already (the recall engine). */
+export function queryIntent(
+  query: string,
+  language: TextLanguage = "english",
+  terms: readonly QueryTerm[] = searchTerms(analyzeQuery(query, language)),
+): QueryIntent {
   return {
     question: isQuestion(query),
     when: asksWhen(query),
-    terms: new Set(searchTerms(analyzeQuery(query, language)).map((term) => term.text)),
+    terms: new Set(terms.map((term) => term.text)),
     language,
   };
 }

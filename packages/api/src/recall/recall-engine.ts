@@ -313,7 +313,7 @@ export class RecallEngine {
     const hybrid = mode === "hybrid" && !keywordOnly;
     const weights = { keyword: this.#settings.keywordWeight, vector: this.#settings.vectorWeight };
     const rrfK = this.#settings.rrfK ?? DEFAULT_RRF_K;
-    const intent = queryIntent(request.query, this.#settings.textLanguage);
+    const intent = queryIntent(request.query, this.#settings.textLanguage, terms);
     const ownRelevance = (candidate: ScoredCandidate): void => {
       const base = hybrid
         ? combinedRelevance(
