@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Memory } from "@memory/api";
+import { createSqliteMemory } from "@memory/sqlite";
+import { afterAll, afterEach } from "vitest";
+
+const roots: string[] = [];
+const open: Memory[] = [];
+
+afterEach(async () => {
+  for (const memory of open.splice(0)) await memory.close();
+});
+afterAll(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+/** A fresh directory under the OS temp dir, removed after the test file. */
+export function tempDir(): string {
+  const root = mkdtempSync(join(tmpdir(), "memory-langgraph-"));
+  roots.push(root);
+  return root;
+}
+
+/** A real SQLite memory on a file (a new one unless `path` is given), closed after the test. */
+export function sqliteMemory(path = join(tempDir(), "brain.db")): Memory {
+  const memory = createSqliteMemory({ path });
+  open.push(memory);
+  return memory;
+}
