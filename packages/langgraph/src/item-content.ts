@@ -2,14 +2,18 @@ import { InvalidInputError } from "@memory/api";
 
 /**
  * How a LangGraph item's value is kept in an entry's `content`: first the recall text (what
- * keyword and vector recall match), then one last line holding the value as JSON behind a
- * marker. `JSON.stringify` never writes a raw newline, so the value is always the whole last
- * line, whatever the text holds; reading takes the value from there and ignores the text.
+ * keyword and vector recall match), then one last line holding the value: a marker and the
+ * value's JSON in UTF-8, written in hexadecimal. Hex is one run of letters and digits, so the
+ * shared text analyzer makes it a single term that no query word matches: recall matches the
+ * indexed fields only, never the value's keys or the fields left out of the index. A hex line
+ * has no newline, so the value is always the whole last line, whatever the text holds.
  *
- *     I like pizza and live in Paris
- *     ␞{"text":"I like pizza and live in Paris","city":"Paris"}
+ *     I like pizza
+ *     ␞7b2274657874223a2249206c696b652070697a7a61227d
  */
 export const VALUE_MARKER = "\u241e";
+
+const HEX = /^(?:[0-9a-f]{2})+$/;
 
 /** A LangGraph item value: a JSON object. */
 export type ItemValue = Record<string, unknown>;
@@ -34,7 +38,7 @@ export function encodeContent(
     );
   }
   const text = fields === false ? "" : recallText(value as ItemValue, fields).join("\n");
-  const valueLine = VALUE_MARKER + json;
+  const valueLine = VALUE_MARKER + Buffer.from(json, "utf8").toString("hex");
   return text === "" ? valueLine : `${text}\n${valueLine}`;
 }
 
@@ -44,9 +48,10 @@ export function encodeContent(
  */
 export function decodeContent(content: string): ItemValue | undefined {
   const lastLine = content.slice(content.lastIndexOf("\n") + 1);
-  if (!lastLine.startsWith(VALUE_MARKER)) return undefined;
+  const hex = lastLine.slice(VALUE_MARKER.length);
+  if (!lastLine.startsWith(VALUE_MARKER) || !HEX.test(hex)) return undefined;
   try {
-    const value: unknown = JSON.parse(lastLine.slice(VALUE_MARKER.length));
+    const value: unknown = JSON.parse(Buffer.from(hex, "hex").toString("utf8"));
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? (value as ItemValue)
       : undefined;

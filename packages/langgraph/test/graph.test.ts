@@ -65,7 +65,10 @@ describe("a LangGraph StateGraph over the store", () => {
 
     await graph.invoke({ userId: "ada", message: "remember allergy: Ada is allergic to peanuts" });
     await graph.invoke({ userId: "ada", message: "remember city: Ada lives in Lisbon" });
-    await graph.invoke({ userId: "bob", message: "remember allergy: Bob is allergic to shellfish" });
+    await graph.invoke({
+      userId: "bob",
+      message: "remember allergy: Bob is allergic to shellfish",
+    });
 
     const ada = await graph.invoke({ userId: "ada", message: "which city does Ada live in?" });
     expect(ada.answer).toBe("Ada lives in Lisbon");
