@@ -241,3 +241,41 @@ describe("search", () => {
     expect(page.map((item) => item.value.rank)).toEqual([3, 2]);
   });
 });
+
+describe("options", () => {
+  it("refuses a missing memory, a bad category, a minScore outside 0..1 and bad indexFields", () => {
+    const memory = sqliteMemory();
+    const invalid = (run: () => unknown, message: RegExp) => {
+      let caught: unknown;
+      try {
+        run();
+      } catch (error) {
+        caught = error;
+      }
+      expect(MemoryError.hasCode(caught, "INVALID_INPUT"), String(caught)).toBe(true);
+      expect((caught as Error).message).toMatch(message);
+    };
+    invalid(() => createLangGraphStore({} as never), /needs \{ memory \}/);
+    invalid(() => createLangGraphStore({ memory, category: "not a name" }), /category/);
+    invalid(() => createLangGraphStore({ memory, minScore: 2 }), /minScore/);
+    invalid(() => createLangGraphStore({ memory, indexFields: "text" as never }), /indexFields/);
+    invalid(() => createLangGraphStore({ memory, rootNamespace: "" }), /namespace/);
+  });
+
+  it("writes entries in the configured category and passes minScore to recall", async () => {
+    const memory = sqliteMemory();
+    const store = createLangGraphStore({ memory, category: "agent-notes" });
+    await store.put(["notes"], "tea", {
+      text: "Green tea is best brewed at 80 degrees, never boiling",
+    });
+    expect((await memory.get("tea", { namespace: "notes" }))?.category).toBe("agent-notes");
+
+    const found = await store.search(["notes"], { query: "green tea" });
+    expect(found).toHaveLength(1);
+    const score = found[0]?.score as number;
+    const strict = createLangGraphStore({ memory, minScore: Math.min(1, score + 0.01) });
+    expect(await strict.search(["notes"], { query: "green tea" })).toEqual([]);
+    const lenient = createLangGraphStore({ memory, minScore: Math.max(0, score - 0.01) });
+    expect(await lenient.search(["notes"], { query: "green tea" })).toHaveLength(1);
+  });
+});
