@@ -17,11 +17,15 @@ export interface ReadContext {
 // `Memory.recall` caps a limit at 10,000.
 const MAX_RECALL_LIMIT = 10_000;
 
-/** The item an entry holds. Entries written by other programs read as `{ content }`. */
+/** The value an entry holds. Entries written by other programs read as `{ content }`. */
+function itemValue(entry: MemoryEntry): ItemValue {
+  return decodeContent(entry.content) ?? { content: entry.content };
+}
+
+/** The item an entry holds, in the LangGraph namespace `namespace`. */
 export function toItem(entry: MemoryEntry, namespace: string[]): Item {
-  const value: ItemValue = decodeContent(entry.content) ?? { content: entry.content };
   return {
-    value,
+    value: itemValue(entry),
     key: entry.key,
     namespace,
     createdAt: new Date(entry.createdAt),
@@ -108,7 +112,7 @@ async function recallIn(
       // A store's items are all live: conflict detection must not hide one from search.
       includeSuperseded: true,
     });
-    const kept = results.filter((entry) => accept(toItem(entry, []).value));
+    const kept = results.filter((entry) => accept(itemValue(entry)));
     const exhausted = results.length < asked || asked >= MAX_RECALL_LIMIT;
     if (kept.length >= wanted || exhausted) return kept.slice(0, wanted);
     asked = Math.min(asked * 4, MAX_RECALL_LIMIT);
