@@ -15,7 +15,7 @@ import {
   type ResolvedLangGraphStoreOptions,
   resolveLangGraphStoreOptions,
 } from "./langgraph-store-options.js";
-import { listNamespaces } from "./list-namespaces.js";
+import { listNamespaces, namespaceQuery } from "./list-namespaces.js";
 import { NamespaceMapping } from "./namespace-mapping.js";
 import { type ReadContext, searchByQuery, searchRecent, toItem } from "./store-reads.js";
 import { compileFilter } from "./value-filter.js";
@@ -132,7 +132,8 @@ export class LangGraphStore extends BaseStore {
   #planListNamespaces(operation: ListNamespacesOperation): PlannedOperation {
     const limit = count("limit", operation.limit, DEFAULT_LIST_LIMIT);
     const offset = count("offset", operation.offset, 0);
-    return () => listNamespaces(this.#reads, operation, offset, limit);
+    const query = namespaceQuery(operation);
+    return () => listNamespaces(this.#reads, query, offset, limit);
   }
 }
 

@@ -9,16 +9,11 @@ import { compareLabels, entriesUnder, type ReadContext } from "./store-reads.js"
  */
 export async function listNamespaces(
   context: ReadContext,
-  operation: ListNamespacesOperation,
+  query: NamespaceQuery,
   offset: number,
   limit: number,
 ): Promise<string[][]> {
-  const conditions = operation.matchConditions ?? [];
-  for (const condition of conditions) checkCondition(condition);
-  const maxDepth = operation.maxDepth;
-  if (maxDepth !== undefined && !(Number.isInteger(maxDepth) && maxDepth > 0)) {
-    throw new InvalidInputError(`maxDepth must be an integer >= 1, got ${maxDepth}.`);
-  }
+  const { conditions, maxDepth } = query;
   const seen = new Map<string, string[]>();
   for await (const { entry, namespace } of entriesUnder(
     context,
@@ -34,6 +29,26 @@ export async function listNamespaces(
     kept.set(JSON.stringify(cut), cut);
   }
   return [...kept.values()].sort(compareLabels).slice(offset, offset + limit);
+}
+
+/** The checked conditions of a `listNamespaces` operation. */
+export interface NamespaceQuery {
+  conditions: MatchCondition[];
+  maxDepth: number | undefined;
+}
+
+/** Checks a `listNamespaces` operation (before any operation of its batch runs). */
+export function namespaceQuery(operation: ListNamespacesOperation): NamespaceQuery {
+  const conditions = operation.matchConditions ?? [];
+  if (!Array.isArray(conditions)) {
+    throw new InvalidInputError("listNamespaces matchConditions must be an array.");
+  }
+  for (const condition of conditions) checkCondition(condition);
+  const maxDepth = operation.maxDepth;
+  if (maxDepth !== undefined && !(Number.isInteger(maxDepth) && maxDepth > 0)) {
+    throw new InvalidInputError(`maxDepth must be an integer >= 1, got ${maxDepth}.`);
+  }
+  return { conditions, maxDepth };
 }
 
 function matches({ matchType, path }: MatchCondition, namespace: readonly string[]): boolean {

@@ -53,6 +53,20 @@ describe("namespaces", () => {
       ]),
       /must be a JSON object/,
     );
+    await expectInvalid(
+      store.batch([
+        { namespace: ["ok"], key: "first", value: { text: "written?" } },
+        { matchConditions: [{ matchType: "infix" as never, path: ["ok"] }], limit: 5, offset: 0 },
+      ]),
+      /match type "infix"/,
+    );
+    await expectInvalid(
+      store.batch([
+        { namespace: ["ok"], key: "first", value: { text: "written?" } },
+        { namespacePrefix: ["ok"], filter: "kind" as never },
+      ]),
+      /filter must be an object/,
+    );
     expect(await memory.count({ namespace: "ok" })).toBe(0);
   });
 
