@@ -1,4 +1,4 @@
-import { Annotation, type LangGraphRunnableConfig, StateGraph } from "@langchain/langgraph";
+import { Annotation, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
 import { createLangGraphStore } from "@memory/langgraph";
 import { createSqliteMemory } from "@memory/sqlite";
 
@@ -29,7 +29,7 @@ async function recall(state: typeof State.State, config: LangGraphRunnableConfig
 const graph = new StateGraph(State)
   .addNode("remember", remember)
   .addNode("recall", recall)
-  .addEdge("__start__", "remember")
+  .addEdge(START, "remember")
   .addEdge("remember", "recall")
   .compile({ store });
 

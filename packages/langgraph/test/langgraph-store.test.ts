@@ -141,6 +141,16 @@ describe("values", () => {
     expect(entry?.content.startsWith("a line\n")).toBe(true);
   });
 
+  it("matches a query against the value's strings only, never its keys or the stored JSON", async () => {
+    const store = createLangGraphStore({ memory: sqliteMemory() });
+    await store.put(["docs"], "note", { category: "travel", text: "Trains leave from Oriente" });
+    expect((await store.search(["docs"], { query: "oriente" })).map((item) => item.key)).toEqual([
+      "note",
+    ]);
+    expect(await store.search(["docs"], { query: "category" })).toEqual([]);
+    expect(await store.search(["docs"], { query: "text" })).toEqual([]);
+  });
+
   it("reads an entry another program stored as { content }", async () => {
     const memory = sqliteMemory();
     await memory.store({ key: "cli-note", content: "Stored from the CLI", namespace: "users.7" });
