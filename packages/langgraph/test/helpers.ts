@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Memory } from "@memory/api";
+import { createMarkdownMemory } from "@memory/markdown";
 import { createSqliteMemory } from "@memory/sqlite";
 import { afterAll, afterEach } from "vitest";
 
@@ -28,3 +29,16 @@ export function sqliteMemory(path = join(tempDir(), "brain.db")): Memory {
   open.push(memory);
   return memory;
 }
+
+/** A real Markdown memory (MEMORY.md files in a fresh directory), closed after the test. */
+export function markdownMemory(): Memory {
+  const memory = createMarkdownMemory({ root: tempDir() });
+  open.push(memory);
+  return memory;
+}
+
+/** The backends the store is checked over: it uses only the public `Memory` interface. */
+export const BACKENDS: [string, () => Memory][] = [
+  ["a SQLite file", () => sqliteMemory()],
+  ["Markdown files", markdownMemory],
+];

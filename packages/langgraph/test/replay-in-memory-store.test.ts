@@ -2,13 +2,13 @@ import { Embeddings } from "@langchain/core/embeddings";
 import { type BaseStore, InMemoryStore, type Item } from "@langchain/langgraph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLangGraphStore, type SearchItem } from "../src/index.js";
-import { sqliteMemory } from "./helpers.js";
+import { BACKENDS } from "./helpers.js";
 
 /**
  * One operation script, replayed against LangGraph's own InMemoryStore (the reference) and
- * ours over a real SQLite file; every step's results are compared. Where the two differ by
- * design, the step says how, and the difference itself is asserted (docs/frameworks/langgraph.md
- * lists them):
+ * ours, over a real SQLite file and over Markdown files (the store uses only the public `Memory`
+ * interface); every step's results are compared. Where the two differ by design, the step says
+ * how, and the difference itself is asserted (docs/frameworks/langgraph.md lists them):
  * - `set`: a search without a query returns the same items; InMemoryStore orders them by
  *   insertion, ours newest first.
  * - `query`: InMemoryStore ranks every item under the prefix by cosine, unrelated ones too;
@@ -139,80 +139,82 @@ function normalize(result: unknown, compare: Compare): unknown {
   );
 }
 
-describe("one operation script against LangGraph's InMemoryStore and ours", () => {
-  const reference = new InMemoryStore({
-    index: {
-      dims: WordHashEmbeddings.DIMENSIONS,
-      embeddings: new WordHashEmbeddings({}),
-      fields: ["text"],
-    },
-  });
-  const results = new Map<string, { reference: unknown; ours: unknown }>();
-
-  beforeAll(async () => {
-    const ours = createLangGraphStore({ memory: sqliteMemory(), indexFields: ["text"] });
-    for (const step of SCRIPT) {
-      // InMemoryStore hands out its live item objects (a later put changes them): keep copies.
-      const expected = structuredClone(await step.run(reference));
-      results.set(step.name, { reference: expected, ours: await step.run(ours) });
-    }
-  });
-
-  for (const step of SCRIPT.filter((candidate) => candidate.compare !== "query")) {
-    it(`agrees on "${step.name}"`, () => {
-      const { reference: expected, ours } = results.get(step.name) ?? {};
-      expect(normalize(ours, step.compare)).toEqual(normalize(expected, step.compare));
+for (const [backend, openMemory] of BACKENDS) {
+  describe(`one operation script against LangGraph's InMemoryStore and ours over ${backend}`, () => {
+    const reference = new InMemoryStore({
+      index: {
+        dims: WordHashEmbeddings.DIMENSIONS,
+        embeddings: new WordHashEmbeddings({}),
+        fields: ["text"],
+      },
     });
-  }
+    const results = new Map<string, { reference: unknown; ours: unknown }>();
 
-  for (const step of SCRIPT.filter((candidate) => candidate.compare === "query")) {
-    it(`puts the same item first and returns a subset of the reference on "${step.name}"`, () => {
-      const { reference: expected, ours } = results.get(step.name) as {
-        reference: SearchItem[];
-        ours: SearchItem[];
-      };
-      expect(ours.length).toBeGreaterThan(0);
-      expect(comparable(ours[0] ?? null)).toEqual(comparable(expected[0] ?? null));
-      const referenceKeys = expected.map((item) => JSON.stringify([item.namespace, item.key]));
-      for (const item of ours) {
-        expect(referenceKeys).toContain(JSON.stringify([item.namespace, item.key]));
-        expect(item.score).toBeGreaterThan(0);
-        expect(item.score).toBeLessThanOrEqual(1);
+    beforeAll(async () => {
+      const ours = createLangGraphStore({ memory: openMemory(), indexFields: ["text"] });
+      for (const step of SCRIPT) {
+        // InMemoryStore hands out its live item objects (a later put changes them): keep copies.
+        const expected = structuredClone(await step.run(reference));
+        results.set(step.name, { reference: expected, ours: await step.run(ours) });
       }
     });
-  }
 
-  it("keeps createdAt and moves updatedAt on an update, in both stores", () => {
-    const before = results.get("get city") as { reference: Item; ours: Item };
-    const after = results.get("get updated") as { reference: Item; ours: Item };
-    for (const side of ["reference", "ours"] as const) {
-      expect(after[side].createdAt.getTime()).toBe(before[side].createdAt.getTime());
-      expect(after[side].updatedAt.getTime()).toBeGreaterThanOrEqual(
-        before[side].updatedAt.getTime(),
-      );
+    for (const step of SCRIPT.filter((candidate) => candidate.compare !== "query")) {
+      it(`agrees on "${step.name}"`, () => {
+        const { reference: expected, ours } = results.get(step.name) ?? {};
+        expect(normalize(ours, step.compare)).toEqual(normalize(expected, step.compare));
+      });
     }
-  });
 
-  it("differs by design after the last item of a namespace is deleted: only InMemoryStore still lists it", async () => {
-    const ours = createLangGraphStore({ memory: sqliteMemory() });
-    for (const store of [reference, ours]) {
-      await store.put(["gone", "soon"], "only", { text: "the only item" });
-      await store.delete(["gone", "soon"], "only");
+    for (const step of SCRIPT.filter((candidate) => candidate.compare === "query")) {
+      it(`puts the same item first and returns a subset of the reference on "${step.name}"`, () => {
+        const { reference: expected, ours } = results.get(step.name) as {
+          reference: SearchItem[];
+          ours: SearchItem[];
+        };
+        expect(ours.length).toBeGreaterThan(0);
+        expect(comparable(ours[0] ?? null)).toEqual(comparable(expected[0] ?? null));
+        const referenceKeys = expected.map((item) => JSON.stringify([item.namespace, item.key]));
+        for (const item of ours) {
+          expect(referenceKeys).toContain(JSON.stringify([item.namespace, item.key]));
+          expect(item.score).toBeGreaterThan(0);
+          expect(item.score).toBeLessThanOrEqual(1);
+        }
+      });
     }
-    expect(await reference.listNamespaces({ prefix: ["gone"] })).toEqual([["gone", "soon"]]);
-    expect(await ours.listNamespaces({ prefix: ["gone"] })).toEqual([]);
-  });
 
-  it("differs by design in one batch: ours runs operations in order, InMemoryStore applies puts last", async () => {
-    const ours = createLangGraphStore({ memory: sqliteMemory() });
-    const batch = (store: BaseStore) =>
-      store.batch([
-        { namespace: ["batch"], key: "k", value: { text: "written first" } },
-        { namespace: ["batch"], key: "k" },
-      ]);
-    const [, referenceGet] = await batch(new InMemoryStore());
-    const [, ourGet] = await batch(ours);
-    expect(referenceGet).toBeNull();
-    expect(ourGet?.value).toEqual({ text: "written first" });
+    it("keeps createdAt and moves updatedAt on an update, in both stores", () => {
+      const before = results.get("get city") as { reference: Item; ours: Item };
+      const after = results.get("get updated") as { reference: Item; ours: Item };
+      for (const side of ["reference", "ours"] as const) {
+        expect(after[side].createdAt.getTime()).toBe(before[side].createdAt.getTime());
+        expect(after[side].updatedAt.getTime()).toBeGreaterThanOrEqual(
+          before[side].updatedAt.getTime(),
+        );
+      }
+    });
+
+    it("differs by design after the last item of a namespace is deleted: only InMemoryStore still lists it", async () => {
+      const ours = createLangGraphStore({ memory: openMemory() });
+      for (const store of [reference, ours]) {
+        await store.put(["gone", "soon"], "only", { text: "the only item" });
+        await store.delete(["gone", "soon"], "only");
+      }
+      expect(await reference.listNamespaces({ prefix: ["gone"] })).toEqual([["gone", "soon"]]);
+      expect(await ours.listNamespaces({ prefix: ["gone"] })).toEqual([]);
+    });
+
+    it("differs by design in one batch: ours runs operations in order, InMemoryStore applies puts last", async () => {
+      const ours = createLangGraphStore({ memory: openMemory() });
+      const batch = (store: BaseStore) =>
+        store.batch([
+          { namespace: ["batch"], key: "k", value: { text: "written first" } },
+          { namespace: ["batch"], key: "k" },
+        ]);
+      const [, referenceGet] = await batch(new InMemoryStore());
+      const [, ourGet] = await batch(ours);
+      expect(referenceGet).toBeNull();
+      expect(ourGet?.value).toEqual({ text: "written first" });
+    });
   });
-});
+}
