@@ -1,15 +1,22 @@
 import { InvalidInputError } from "@memory/api";
 
 /**
- * How a LangGraph item's value is kept in an entry's `content`: first the recall text (what
- * keyword and vector recall match), then one last line holding the value: a marker and the
- * value's JSON in UTF-8, written in hexadecimal. Hex is one run of letters and digits, so the
- * shared text analyzer makes it a single term that no query word matches: recall matches the
- * indexed fields only, never the value's keys or the fields left out of the index. A hex line
- * has no newline, so the value is always the whole last line, whatever the text holds.
+ * How a LangGraph item's value is kept in an entry's `content`.
  *
- *     I like pizza
- *     ␞7b2274657874223a2249206c696b652070697a7a61227d
+ * A value that is only `{ text: "..." }` (the usual memory shape) is stored as that text alone,
+ * so the entry is an ordinary memory: recall, embeddings, a reindex and the CLI see just the
+ * text, and an entry that another program stored reads back as `{ text: content }`.
+ *
+ * Any other value is stored as its recall text (see {@link recallText}), then one last line: a
+ * marker and the value's JSON in UTF-8, written in hexadecimal. Hex is one run of letters and
+ * digits, so the shared text analyzer makes it a single term that no query word matches: keyword
+ * recall matches the indexed fields only, never the value's keys or the fields left out of the
+ * index. An embedder does read the line, which blurs vector similarity (measured in
+ * docs/frameworks/langgraph.md). A hex line has no newline, so the value is always the whole
+ * last line, whatever the text holds.
+ *
+ *     Ada is allergic to peanuts
+ *     ␞7b2274657874223a22416461...
  */
 export const VALUE_MARKER = "\u241e";
 
@@ -37,16 +44,33 @@ export function encodeContent(
       { cause: error },
     );
   }
-  const text = fields === false ? "" : recallText(value as ItemValue, fields).join("\n");
+  const texts = fields === false ? [] : recallText(value as ItemValue, fields);
+  if (isPlainText(value as ItemValue, texts)) return texts[0] as string;
   const valueLine = VALUE_MARKER + Buffer.from(json, "utf8").toString("hex");
-  return text === "" ? valueLine : `${text}\n${valueLine}`;
+  return texts.length === 0 ? valueLine : `${texts.join("\n")}\n${valueLine}`;
 }
 
-/**
- * The value held by `content`, or undefined when the entry was not written by this adapter
- * (stored by the CLI, MCP or another program).
- */
-export function decodeContent(content: string): ItemValue | undefined {
+/** The value `content` holds: its value line, else `{ text: content }`. */
+export function decodeContent(content: string): ItemValue {
+  return decodeValueLine(content) ?? { text: content };
+}
+
+// Stored as the bare text only when reading it back gives the same value: the value is exactly
+// { text }, recall indexes exactly that text (not `index: false`, no other fields, nothing
+// replaced), and the text's own last line is not a value line.
+function isPlainText(value: ItemValue, texts: readonly string[]): boolean {
+  const keys = Object.keys(value);
+  return (
+    keys.length === 1 &&
+    keys[0] === "text" &&
+    typeof value.text === "string" &&
+    texts.length === 1 &&
+    texts[0] === value.text &&
+    decodeValueLine(value.text) === undefined
+  );
+}
+
+function decodeValueLine(content: string): ItemValue | undefined {
   const lastLine = content.slice(content.lastIndexOf("\n") + 1);
   const hex = lastLine.slice(VALUE_MARKER.length);
   if (!lastLine.startsWith(VALUE_MARKER) || !HEX.test(hex)) return undefined;

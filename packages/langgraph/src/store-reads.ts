@@ -17,9 +17,9 @@ export interface ReadContext {
 // `Memory.recall` caps a limit at 10,000.
 const MAX_RECALL_LIMIT = 10_000;
 
-/** The value an entry holds. Entries written by other programs read as `{ content }`. */
+/** The value an entry holds; entries stored by other programs read as `{ text: content }`. */
 function itemValue(entry: MemoryEntry): ItemValue {
-  return decodeContent(entry.content) ?? { content: entry.content };
+  return decodeContent(entry.content);
 }
 
 /** The item an entry holds, in the LangGraph namespace `namespace`. */

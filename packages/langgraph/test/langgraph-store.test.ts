@@ -151,13 +151,31 @@ describe("values", () => {
     expect(await store.search(["docs"], { query: "text" })).toEqual([]);
   });
 
-  it("reads an entry another program stored as { content }", async () => {
+  it("stores a { text } value as the bare text, and reads another program's entry as { text }", async () => {
     const memory = sqliteMemory();
-    await memory.store({ key: "cli-note", content: "Stored from the CLI", namespace: "users.7" });
     const store = createLangGraphStore({ memory });
+    await store.put(["users", "7"], "plain", { text: "Ada is allergic to peanuts" });
+    expect((await memory.get("plain", { namespace: "users.7" }))?.content).toBe(
+      "Ada is allergic to peanuts",
+    );
+    await memory.store({ key: "cli-note", content: "Stored from the CLI", namespace: "users.7" });
     expect((await store.get(["users", "7"], "cli-note"))?.value).toEqual({
-      content: "Stored from the CLI",
+      text: "Stored from the CLI",
     });
+  });
+
+  it("keeps the value line when the bare text would read back as something else", async () => {
+    const memory = sqliteMemory();
+    const store = createLangGraphStore({ memory });
+    const lookalike = { text: `notes\n${VALUE_MARKER}7b7d` }; // its last line looks like a value line
+    const unindexed = { text: "kept out of recall" };
+    await store.put(["docs"], "lookalike", lookalike);
+    await store.put(["docs"], "unindexed", unindexed, false);
+    expect((await store.get(["docs"], "lookalike"))?.value).toEqual(lookalike);
+    expect((await store.get(["docs"], "unindexed"))?.value).toEqual(unindexed);
+    expect(await store.search(["docs"], { query: "recall" })).toEqual([]);
+    const stored = await memory.get("unindexed", { namespace: "docs" });
+    expect(stored?.content.startsWith(VALUE_MARKER)).toBe(true);
   });
 
   it("refuses a value that JSON cannot hold, with INVALID_INPUT", async () => {
