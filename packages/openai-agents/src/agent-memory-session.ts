@@ -86,7 +86,7 @@ export class AgentMemorySession implements Session {
 
   /** The items in the order they were added; with `limit`, the last `limit` of them. */
   async getItems(limit?: number): Promise<AgentInputItem[]> {
-    await this.#queue.catch(() => undefined);
+    await this.#settled();
     const entries = await this.#entries();
     const kept = limit === undefined ? entries : limit <= 0 ? [] : entries.slice(-limit);
     return kept.map(({ entry }) => parseItem(entry));
@@ -138,6 +138,7 @@ export class AgentMemorySession implements Session {
       signal?: AbortSignal;
     } = {},
   ): Promise<SessionSearchResult[]> {
+    await this.#settled();
     const found = await this.#memory.recall(query, {
       ...this.#scope(),
       categories: [this.#category],
@@ -178,6 +179,11 @@ export class AgentMemorySession implements Session {
   async #take(): Promise<number> {
     if (this.#next === undefined) this.#next = ((await this.#entries()).at(-1)?.sequence ?? 0) + 1;
     return this.#next++;
+  }
+
+  /** Waits for the writes already started (their failures are their callers'). */
+  async #settled(): Promise<void> {
+    await this.#queue.catch(() => undefined);
   }
 
   #serially<T>(work: () => Promise<T>): Promise<T> {

@@ -123,6 +123,18 @@ describe("AgentMemorySession with the OpenAI Agents SDK", () => {
     expect(await ada.search("Tuesdays lunch")).toEqual([]);
   });
 
+  it("searches and reads after the writes already started, without the caller awaiting them", async () => {
+    const session = new AgentMemorySession(sqliteMemory());
+    const adding = session.addItems([
+      { role: "user", content: "The staging database is Postgres 15." },
+    ]);
+    const found = await session.search("staging database Postgres");
+    expect(found.map((result) => result.item)).toEqual([
+      { role: "user", content: "The staging database is Postgres 15." },
+    ]);
+    await adding;
+  });
+
   it("fails with a typed error, naming the key, when a stored item is not JSON", async () => {
     const memory = sqliteMemory();
     const session = new AgentMemorySession(memory, { sessionId: "s" });
