@@ -1,4 +1,4 @@
-import type { Memory } from "@memory/api";
+import { InvalidInputError, type Memory } from "@memory/api";
 import { autosaveTurn, buildMemoryContext, type MemoryContextOptions } from "@memory/lifecycle";
 import type { LanguageModelMiddleware } from "ai";
 import {
@@ -73,6 +73,10 @@ export function memoryMiddleware(
   options: MemoryMiddlewareOptions = {},
 ): LanguageModelMiddleware {
   const position = options.position ?? "system";
+  if (position !== "system" && position !== "user")
+    throw new InvalidInputError(
+      `memoryMiddleware: position must be "system" or "user", got ${JSON.stringify(position)}.`,
+    );
 
   async function save(params: CallOptions, reply: string): Promise<void> {
     const userMessage = userText(params.prompt[lastUserIndex(params.prompt)]);

@@ -213,4 +213,16 @@ describe("memoryMiddleware", () => {
     expect(seen).toContain("text-delta");
     expect(seen).not.toContain("finish");
   });
+
+  it("rejects an unknown position with INVALID_INPUT", () => {
+    const failure = (() => {
+      try {
+        memoryMiddleware(sqliteMemory(), { position: "top" as never });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(MemoryError.hasCode(failure, "INVALID_INPUT")).toBe(true);
+    expect((failure as Error).message).toContain('"top"');
+  });
 });
