@@ -1,0 +1,34 @@
+import type { MemoryEntry } from "@memory/api";
+
+/** A tool result's entry: without its embedding, which is noise to a model. */
+export type CompactEntry = Omit<MemoryEntry, "embedding">;
+
+export function compactEntry(entry: MemoryEntry): CompactEntry {
+  const { embedding: _embedding, ...rest } = entry;
+  return rest;
+}
+
+/** The first `size` characters of a long content, cut at a word when one is near the end. */
+export function snippetOf(content: string, size = 700): string {
+  if (content.length <= size) return content;
+  const cut = content.slice(0, size);
+  const space = cut.lastIndexOf(" ");
+  return `${space > size * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+/** One entry as the model reads it: `[category] key (score 0.812): content`. */
+export function entryLine(entry: CompactEntry): string {
+  const score = entry.score === undefined ? "" : ` (score ${entry.score.toFixed(3)})`;
+  const superseded = entry.supersededBy ? ` [superseded by ${entry.supersededBy}]` : "";
+  // File-backed results (Markdown): where they are, and a snippet instead of a whole section.
+  if (entry.source) {
+    const { path, startLine, endLine } = entry.source;
+    return `[${entry.category}] ${entry.key}${score}${superseded} (${path}:${startLine}-${endLine}): ${snippetOf(entry.content)}`;
+  }
+  return `[${entry.category}] ${entry.key}${score}${superseded}: ${entry.content}`;
+}
+
+/** The object without its undefined fields (the library treats a present `undefined` as set). */
+export function definedFields<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
