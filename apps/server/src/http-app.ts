@@ -230,6 +230,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
         logger,
         chatModel: context.chatModel,
         turnSettings: context.turnSettings,
+        contextDefaults: context.contextDefaults,
       });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -12,6 +12,7 @@ import { consolidateOne, rememberOne } from "./agent-turns.js";
 import { readNdjsonLines } from "./body.js";
 import { HttpError, toErrorResponse } from "./http-error.js";
 import { readMemoryFile } from "./memory-files.js";
+import { namespaceSummaries } from "./namespace-summaries.js";
 import { defineRoute, json, type RouteSpec } from "./route-spec.js";
 import {
   AutosaveRequestSchema,
@@ -186,62 +187,9 @@ async function forgetOne(
   return json({ deleted: await memory.forget(request.key, { namespace }) });
 }
 
-const BUILT_IN_CATEGORIES = ["core", "daily", "conversation"] as const;
 // Bounds of the supersession chain walk: chains are short in practice; these only stop a loop.
 const MAX_CHAIN = 50;
 const MAX_REPLACED = 200;
-
-interface NamespaceSummary {
-  namespace: string;
-  entries: number;
-  superseded: number;
-  categories: Record<string, number>;
-}
-
-/**
- * Counts per namespace and category. A scoped caller's namespaces are known, so each number is
- * one `count` (no entry is read). The contract has no way to name the namespaces of a store, so
- * a full-access caller's view comes from one streamed pass over the store, without contents
- * being kept: memory stays constant, time grows with the store.
- */
-async function namespaceSummaries(memory: Memory, access: Access): Promise<NamespaceSummary[]> {
-  const visible = visibleNamespaces(access);
-  if (visible !== undefined) {
-    return Promise.all(
-      visible.map(async (namespace) => {
-        const [entries, all, ...perCategory] = await Promise.all([
-          memory.count({ namespace }),
-          memory.count({ namespace, includeSuperseded: true }),
-          ...BUILT_IN_CATEGORIES.map((category) =>
-            memory.count({ namespace, categories: [category] }),
-          ),
-        ]);
-        const categories: Record<string, number> = {};
-        BUILT_IN_CATEGORIES.forEach((category, index) => {
-          categories[category] = perCategory[index] ?? 0;
-        });
-        const other = entries - perCategory.reduce((sum, count) => sum + count, 0);
-        if (other > 0) categories.other = other;
-        return { namespace, entries, superseded: all - entries, categories };
-      }),
-    );
-  }
-  const byName = new Map<string, NamespaceSummary>();
-  for await (const entry of memory.export({ includeSuperseded: true })) {
-    let summary = byName.get(entry.namespace);
-    if (!summary) {
-      summary = { namespace: entry.namespace, entries: 0, superseded: 0, categories: {} };
-      byName.set(entry.namespace, summary);
-    }
-    if (entry.supersededBy !== undefined) {
-      summary.superseded++;
-      continue;
-    }
-    summary.entries++;
-    summary.categories[entry.category] = (summary.categories[entry.category] ?? 0) + 1;
-  }
-  return [...byName.values()].sort((a, b) => (a.namespace < b.namespace ? -1 : 1));
-}
 
 /**
  * One entry with what it replaced and what replaced it. Forward is a walk along `supersededBy`
