@@ -1,64 +1,81 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
 import { mainEntry, requireServerBuilt, requireSqliteBuilt } from "./backends.js";
 import { startTestServer, TOKEN_A, TOKEN_ALL } from "./helpers.js";
+import {
+  connect,
+  httpTransport,
+  inMemoryStdio,
+  type Structured,
+  scriptedChat,
+  stdioTransport,
+  textOf,
+} from "./mcp-clients.js";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "..");
+const TOOLS = [
+  "memory_consolidate",
+  "memory_context",
+  "memory_forget",
+  "memory_get",
+  "memory_list",
+  "memory_recall",
+  "memory_store",
+];
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
+/**
+ * Per tool, arguments that must be refused: a misspelt field (refused like an unknown HTTP
+ * field, never dropped), a wrong type or out-of-bounds value (the HTTP schemas' bounds), a
+ * missing required field, and values only the library refuses.
+ */
+const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
+  memory_store: [
+    { content: "The user likes tea", namspace: "other" },
+    { content: 42 },
+    { key: "bad", content: "x", category: "no/slash" },
+    { key: "bad", content: "x", sessionId: "s".repeat(257) },
+    {},
+  ],
+  memory_recall: [
+    { query: "tea", namspace: "other" },
+    { query: "tea", limit: 1001 },
+    { query: "tea", limit: "5" },
+    { query: "q".repeat(10_001) },
+    {},
+  ],
+  memory_context: [{ message: "tea", namspace: "other" }, { message: "tea", maxChars: 10 }, {}],
+  memory_get: [
+    { key: "user_editor", namspace: "other" },
+    {},
+    { key: "user_editor", path: "MEMORY.md" },
+    { key: "user_editor", offset: -1 },
+    { key: "user_editor", lines: 5 },
+  ],
+  memory_forget: [{ key: "user_editor", namspace: "other" }, {}, { key: 7 }],
+  memory_list: [{ namspace: "other" }, { limit: 10_001 }, { categories: "core" }],
+  memory_consolidate: [
+    { message: "We always deploy on Fridays", namspace: "other" },
+    {},
+    { message: "x".repeat(100_001) },
+  ],
+  memory_remember: [{ message: "I prefer dark themes", namspace: "other" }, {}],
+};
 
-async function connect(transport: Transport): Promise<Client> {
-  const client = new Client({ name: "memory-test", version: "1.0.0" });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-function httpTransport(url: string, token?: string): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-    requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
-  });
-}
-
-function stdioTransport(args: string[]): StdioClientTransport {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args,
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
-    stderr: "pipe",
-  });
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON from the wire, checked field by field
-type Structured = Record<string, any>;
-
-/** The same conversation over any transport: every tool, structured results, tool errors. */
-async function exerciseTools(client: Client): Promise<void> {
+/**
+ * The same conversation over any transport: lists every tool, calls each with valid arguments
+ * (structured results, contents once) and with each kind of invalid argument.
+ */
+async function exerciseTools(client: Client, options: { remember: boolean }): Promise<void> {
   const { tools } = await client.listTools();
-  // memory_remember is offered only with a chat model (agent-turn-routes.test.ts).
-  expect(tools.map((tool) => tool.name).sort()).toEqual([
-    "memory_consolidate",
-    "memory_forget",
-    "memory_get",
-    "memory_list",
-    "memory_recall",
-    "memory_store",
-  ]);
+  const expected = options.remember ? [...TOOLS, "memory_remember"].sort() : TOOLS;
+  expect(tools.map((tool) => tool.name).sort()).toEqual(expected);
   for (const tool of tools) {
     expect(tool.description!.length).toBeGreaterThan(80);
     expect(tool.outputSchema).toBeDefined();
+    // Strict: the listed schema tells clients that unknown arguments are refused.
+    expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   }
 
   const stored = await client.callTool({
@@ -69,6 +86,7 @@ async function exerciseTools(client: Client): Promise<void> {
   expect((stored.structuredContent as Structured).entry).toMatchObject({
     key: "user_editor",
     category: "core",
+    contentChars: "The user edits code in Neovim".length,
   });
   await client.callTool({
     name: "memory_store",
@@ -87,6 +105,9 @@ async function exerciseTools(client: Client): Promise<void> {
   const results = (recalled.structuredContent as Structured).results as Structured[];
   expect(results[0]).toMatchObject({ key: "user_editor" });
   expect(typeof results[0]!.score).toBe("number");
+  // The content travels once: in the text, not again in the structured part.
+  expect(results[0]).not.toHaveProperty("content");
+  expect(textOf(recalled).split("The user edits code in Neovim")).toHaveLength(2);
   // The HTTP API's limit bounds: 0 returns nothing, more than 50 is allowed.
   for (const [limit, count] of [
     [0, 0],
@@ -99,13 +120,24 @@ async function exerciseTools(client: Client): Promise<void> {
     expect(bounded.isError, `limit ${limit}`).toBeFalsy();
     expect(((bounded.structuredContent as Structured).results as unknown[]).length).toBe(count);
   }
-  expect((recalled.content as { text: string }[])[0]!.text).toContain("user_editor");
+
+  // An empty message (the start of a conversation) gets the top core memories.
+  const context = await client.callTool({ name: "memory_context", arguments: { message: "" } });
+  expect(context.isError).toBeFalsy();
+  expect(textOf(context)).toMatch(/^\[Memory context\]/);
+  expect(textOf(context)).toContain("The user edits code in Neovim");
+  expect((context.structuredContent as Structured).entries).toEqual([
+    expect.objectContaining({ key: "user_editor" }),
+  ]);
+  const unrelated = await client.callTool({
+    name: "memory_context",
+    arguments: { message: "zzqx wubble", minScore: 0.9 },
+  });
+  expect(textOf(unrelated)).toBe("No relevant memories.");
 
   const got = await client.callTool({ name: "memory_get", arguments: { key: "user_editor" } });
-  expect(got.structuredContent).toMatchObject({
-    found: true,
-    entry: { content: "The user edits code in Neovim" },
-  });
+  expect(got.structuredContent).toMatchObject({ found: true, entry: { key: "user_editor" } });
+  expect(textOf(got)).toBe("[core] user_editor: The user edits code in Neovim");
   const missing = await client.callTool({ name: "memory_get", arguments: { key: "nope" } });
   expect(missing.structuredContent).toEqual({ found: false });
 
@@ -117,24 +149,78 @@ async function exerciseTools(client: Client): Promise<void> {
     ((listed.structuredContent as Structured).entries as Structured[]).map((entry) => entry.key),
   ).toEqual(["today"]);
 
+  const consolidated = await client.callTool({
+    name: "memory_consolidate",
+    arguments: { message: "We always deploy on Fridays", reply: "Noted." },
+  });
+  expect(consolidated.isError).toBeFalsy();
+  expect((consolidated.structuredContent as Structured).promoted).toMatchObject({
+    category: "core",
+  });
+
+  if (options.remember) {
+    const remembered = await client.callTool({
+      name: "memory_remember",
+      arguments: { message: "I prefer dark themes", sessionId: "s1" },
+    });
+    expect(remembered.isError).toBeFalsy();
+    expect(textOf(remembered)).toContain("user_theme (preference): The user prefers dark themes");
+    expect((remembered.structuredContent as Structured).facts).toEqual([
+      expect.objectContaining({ key: "user_theme", kind: "preference", category: "core" }),
+    ]);
+  }
+
   const forgot = await client.callTool({ name: "memory_forget", arguments: { key: "today" } });
   expect(forgot.structuredContent).toEqual({ deleted: true });
   const again = await client.callTool({ name: "memory_forget", arguments: { key: "today" } });
   expect(again.structuredContent).toEqual({ deleted: false });
 
-  const invalid = await client.callTool({
-    name: "memory_store",
-    arguments: { key: "bad", content: "x", category: "no/slash" },
+  const count = async () =>
+    (
+      (await client.callTool({ name: "memory_list", arguments: { limit: 1000 } }))
+        .structuredContent as Structured
+    ).entries.length as number;
+  const before = await count();
+  for (const tool of tools) {
+    for (const invalid of INVALID_ARGUMENTS[tool.name]!) {
+      const label = `${tool.name} ${JSON.stringify(invalid).slice(0, 80)}`;
+      const refused = await client.callTool({ name: tool.name, arguments: invalid });
+      expect(refused.isError, label).toBe(true);
+      expect(textOf(refused), label).toMatch(
+        /^(INVALID_INPUT: |MCP error -32602: Input validation error)/,
+      );
+      if ("namspace" in invalid) expect(textOf(refused), label).toMatch(/namspace/);
+    }
+  }
+  expect(await count()).toBe(before);
+  expect(
+    (
+      (await client.callTool({ name: "memory_list", arguments: { namespace: "other" } }))
+        .structuredContent as Structured
+    ).entries,
+  ).toEqual([]);
+
+  const { resources } = await client.listResources();
+  expect(resources.map((resource) => resource.uri).sort()).toEqual(
+    expect.arrayContaining([
+      "memory://namespaces/default/core",
+      "memory://namespaces/default/summary",
+    ]),
+  );
+  const core = await client.readResource({ uri: "memory://namespaces/default/core" });
+  expect(core.contents[0]!.text).toContain("user_editor: The user edits code in Neovim");
+  const summary = await client.readResource({ uri: "memory://namespaces/default/summary" });
+  expect(JSON.parse(summary.contents[0]!.text as string)).toMatchObject({
+    namespace: "default",
+    categories: { core: options.remember ? 3 : 2 },
   });
-  expect(invalid.isError).toBe(true);
-  expect((invalid.content as { text: string }[])[0]!.text).toMatch(/^INVALID_INPUT: /);
 }
 
 describe("MCP over streamable HTTP (/mcp)", () => {
-  it("exposes the memory tools through the official SDK client", async () => {
-    const server = await startTestServer();
+  it("lists and calls every tool through the official SDK client", async () => {
+    const server = await startTestServer({ chatModel: scriptedChat });
     const client = await connect(httpTransport(server.url, TOKEN_ALL));
-    await exerciseTools(client);
+    await exerciseTools(client, { remember: true });
     // The HTTP API sees what the tools wrote.
     expect((await server.call("GET", "/v1/memories/user_editor")).status).toBe(200);
   });
@@ -154,7 +240,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
     expect(((await response.json()) as Structured).error.code).toBe("UNAUTHORIZED");
   });
 
-  it("scopes tools to the token's namespaces", async () => {
+  it("scopes tools and resources to the token's namespaces", async () => {
     const server = await startTestServer();
     await server.call("POST", "/v1/memories", {
       body: { key: "b-secret", content: "only for b", namespace: "b" },
@@ -165,7 +251,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       arguments: { key: "b-secret", namespace: "b" },
     });
     expect(forbidden.isError).toBe(true);
-    expect((forbidden.content as { text: string }[])[0]!.text).toMatch(/^FORBIDDEN: /);
+    expect(textOf(forbidden)).toMatch(/^FORBIDDEN: /);
     const stored = await client.callTool({
       name: "memory_store",
       arguments: { key: "mine", content: "a's note" },
@@ -176,6 +262,25 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       arguments: { query: "only for b" },
     });
     expect((recalled.structuredContent as Structured).results).toEqual([]);
+    const context = await client.callTool({
+      name: "memory_context",
+      arguments: { message: "", namespace: "b" },
+    });
+    expect(textOf(context)).toMatch(/^FORBIDDEN: /);
+
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      "memory://namespaces/a/core",
+      "memory://namespaces/a/summary",
+    ]);
+    await expect(client.readResource({ uri: "memory://namespaces/b/core" })).rejects.toThrow(
+      /FORBIDDEN/,
+    );
+    await expect(client.readResource({ uri: "memory://namespaces/b/summary" })).rejects.toThrow(
+      /FORBIDDEN/,
+    );
+    const own = await client.readResource({ uri: "memory://namespaces/a/core" });
+    expect(own.contents[0]!.text).toContain("mine: a's note");
   });
 
   it("answers 413 for an oversized MCP message", async () => {
@@ -199,12 +304,9 @@ describe("MCP over streamable HTTP (/mcp)", () => {
 });
 
 describe("MCP over stdio (child process)", () => {
-  it("exposes the memory tools (in-memory backend)", async () => {
-    requireServerBuilt(); // the fixture imports dist/index.mjs
-    const client = await connect(
-      stdioTransport([path.join(here, "fixtures/mcp-stdio-in-memory.mjs")]),
-    );
-    await exerciseTools(client);
+  it("lists and calls every tool (in-memory backend, scripted chat model)", async () => {
+    const client = await connect(inMemoryStdio({ scriptedChat: true }));
+    await exerciseTools(client, { remember: true });
   });
 
   it("runs `node dist/main.mjs --mcp` on a SQLite store and keeps data across restarts", async () => {
@@ -218,7 +320,7 @@ describe("MCP over stdio (child process)", () => {
         '[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "noop"\n',
       );
       const first = await connect(stdioTransport([mainEntry, "--mcp", "--config", config]));
-      await exerciseTools(first);
+      await exerciseTools(first, { remember: false });
       await first.close();
       const second = await connect(stdioTransport([mainEntry, "--mcp", "--config", config]));
       const got = await second.callTool({
