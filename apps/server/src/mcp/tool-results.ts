@@ -83,18 +83,21 @@ export function listEntries(
 ): EntryListing {
   const lines: string[] = [];
   const shown: EntryMetadata[] = [];
+  // Room kept for the caller's closing note (how to page past the entries left out).
+  const budget = RESULT_MAX_CHARS - 300;
   let used = 0;
   for (const [index, entry] of entries.entries()) {
     const head = `${prefix(index)}${headerOf(entry)}: `;
-    const room = Math.min(LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS - used - head.length - 200);
+    const room = Math.min(LIST_ENTRY_MAX_CHARS, budget - used - head.length - 1);
+    const total = entry.content.length;
+    const marker = (cut: number) =>
+      `… [cut at ${cut} of ${total} characters; ${readOnHint(entry, cut)} reads on]`;
+    // A cut content leaves room for its marker (at its longest: the offset has total's digits).
+    const contentRoom = total <= room ? total : room - marker(total).length;
     // Always show at least one entry, however long its key; stop when the next no longer fits.
-    if (room < 100 && lines.length > 0) break;
-    const content = cutAt(entry.content, Math.max(room, 0));
-    const marker =
-      content.length < entry.content.length
-        ? `… [cut at ${content.length} of ${entry.content.length} characters; ${readOnHint(entry, content.length)} reads on]`
-        : "";
-    const line = `${head}${content}${marker}`;
+    if (contentRoom < 100 && total > contentRoom && lines.length > 0) break;
+    const content = cutAt(entry.content, Math.max(contentRoom, 0));
+    const line = `${head}${content}${content.length < total ? marker(content.length) : ""}`;
     used += line.length + 1;
     lines.push(line);
     shown.push(metadataOf(entry, content.length));
