@@ -356,6 +356,8 @@ export const routes: RouteSpec[] = [
     path: "/v1/memories/{key}",
     operationId: "get",
     summary: "Get one entry by key",
+    description:
+      'Keys made of dot segments ("." or "..") or holding "/" cannot travel in the path: URL normalization turns GET /v1/memories/.. into GET /v1/, whose 404 names the body form. Use POST /v1/memories/get for those.',
     tag: "memories",
     params: KeyParams,
     query: GetQuery,
@@ -372,6 +374,8 @@ export const routes: RouteSpec[] = [
     path: "/v1/memories/{key}",
     operationId: "forget",
     summary: "Forget (delete) one entry",
+    description:
+      'Keys made of dot segments ("." or "..") or holding "/" cannot travel in the path: URL normalization turns DELETE /v1/memories/.. into DELETE /v1/, whose 404 names the body form. Use POST /v1/memories/forget for those.',
     tag: "memories",
     params: KeyParams,
     query: NamespaceQuery,
@@ -538,6 +542,8 @@ export const routes: RouteSpec[] = [
     path: "/v1/namespaces/{namespace}",
     operationId: "purgeNamespace",
     summary: "Delete every entry of a namespace",
+    description:
+      'A namespace made of dot segments ("." or "..") cannot travel in the path (DELETE /v1/namespaces/.. arrives as DELETE /v1/, whose 404 names the body form): use POST /v1/namespaces/purge.',
     tag: "purge",
     params: NamespaceParams,
     responses: {
