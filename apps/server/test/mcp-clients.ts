@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { requireServerBuilt } from "./backends.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -72,9 +72,15 @@ export const scriptedChat: ChatModel = {
 export type Structured = Record<string, any>;
 
 /** The text part of a tool result (every result has exactly one). */
-export function textOf(result: { content?: unknown }): string {
-  const content = result.content as { type: string; text: string }[];
+export function textOf(result: unknown): string {
+  const content = (result as { content: { type: string; text: string }[] }).content;
   if (content.length !== 1 || content[0]!.type !== "text")
     throw new Error(`expected one text part, got ${JSON.stringify(content)}`);
   return content[0]!.text;
+}
+
+/** The text of a resource read's only content. */
+export function resourceText(result: { contents: unknown[] }): string {
+  expect(result.contents).toHaveLength(1);
+  return (result.contents[0] as { text: string }).text;
 }

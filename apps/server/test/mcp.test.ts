@@ -9,6 +9,7 @@ import {
   connect,
   httpTransport,
   inMemoryStdio,
+  resourceText,
   type Structured,
   scriptedChat,
   stdioTransport,
@@ -208,9 +209,9 @@ async function exerciseTools(client: Client, options: { remember: boolean }): Pr
     ]),
   );
   const core = await client.readResource({ uri: "memory://namespaces/default/core" });
-  expect(core.contents[0]!.text).toContain("user_editor: The user edits code in Neovim");
+  expect(resourceText(core)).toContain("user_editor: The user edits code in Neovim");
   const summary = await client.readResource({ uri: "memory://namespaces/default/summary" });
-  expect(JSON.parse(summary.contents[0]!.text as string)).toMatchObject({
+  expect(JSON.parse(resourceText(summary))).toMatchObject({
     namespace: "default",
     categories: { core: options.remember ? 3 : 2 },
   });
@@ -280,7 +281,7 @@ describe("MCP over streamable HTTP (/mcp)", () => {
       /FORBIDDEN/,
     );
     const own = await client.readResource({ uri: "memory://namespaces/a/core" });
-    expect(own.contents[0]!.text).toContain("mine: a's note");
+    expect(resourceText(own)).toContain("mine: a's note");
   });
 
   it("answers 413 for an oversized MCP message", async () => {

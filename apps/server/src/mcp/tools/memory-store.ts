@@ -16,8 +16,8 @@ export const memoryStore = defineTool({
   title: "Remember something",
   description: MEMORY_STORE_DESCRIPTION,
   // The HTTP body's fields (one source of their bounds), without `embedding`, key optional.
-  inputSchema: StoreRequestSchema.pick({ importance: true })
-    .extend({
+  inputSchema: z
+    .object({
       key: store.key
         .optional()
         .describe(
@@ -29,6 +29,9 @@ export const memoryStore = defineTool({
         .describe(
           'Default "core". Use "core" for durable facts and preferences, "daily" for notes about today, "conversation" for passing details, or a custom name (letters, digits, - and _).',
         ),
+      importance: store.importance.describe(
+        "0..1, how important this is; leave it out to let the server decide.",
+      ),
       sessionId: fields.sessionId
         .optional()
         .describe("The current conversation/session id, if you have one."),
