@@ -596,7 +596,7 @@ export const routes: RouteSpec[] = [
     responses: {
       200: {
         description: "NDJSON, one MemoryEntry per line.",
-        schema: MemoryEntrySchema,
+        lineSchema: MemoryEntrySchema,
         contentType: NDJSON,
       },
       ...errorResponses,
@@ -620,9 +620,12 @@ export const routes: RouteSpec[] = [
     operationId: "import",
     summary: "Import NDJSON entries (upsert on namespace + key), streamed",
     description:
-      "One ImportEntry per line (an export can be sent back as is). Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
+      "One entry per line, as an export writes them (a MemoryEntry: key and content required; id, category, namespace, sessionId, importance, createdAt, updatedAt, supersededBy and embedding kept; score and explain ignored), so an export can be sent back as is. Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
     tag: "transfer",
-    rawBody: { contentType: NDJSON, description: "NDJSON, one ImportEntry per line." },
+    rawBody: {
+      contentType: NDJSON,
+      description: "NDJSON, one entry (MemoryEntry fields) per line.",
+    },
     responses: {
       200: { description: "What was imported and rejected.", schema: ImportResponseSchema },
       413: { description: "The body or one line is too large (PAYLOAD_TOO_LARGE)." },

@@ -150,6 +150,27 @@ export const ErrorSchema = named(
   }),
 );
 
+/** The error body of the MCP transport's own refusals (406, 415, JSON-RPC parse errors). */
+export const JsonRpcErrorSchema = named(
+  "JsonRpcError",
+  z
+    .object({
+      jsonrpc: z.literal("2.0"),
+      id: z.union([z.string(), z.number(), z.null()]),
+      error: z.object({
+        code: z
+          .number()
+          .int()
+          .describe(
+            "-32700 parse error, -32600 invalid request, -32000 transport (Not Acceptable, Unsupported Media Type).",
+          ),
+        message: z.string(),
+        data: z.unknown().optional(),
+      }),
+    })
+    .describe("A JSON-RPC 2.0 error response."),
+);
+
 // ---------------------------------------------------------------- query helpers
 const booleanQuery = z
   .enum(["true", "false", "1", "0"])
@@ -283,19 +304,17 @@ export const StoreRequestSchema = named(
     .strict(),
 );
 
-export const ImportEntrySchema = named(
-  "ImportEntry",
-  StoreRequestSchema.extend({
-    id: z.string().optional(),
-    createdAt: timestamp.optional(),
-    updatedAt: timestamp.optional(),
-    supersededBy: z.string().optional(),
-  })
-    .strip()
-    .describe(
-      "One NDJSON line of an import; fields of an exported entry that do not apply (score, explain) are ignored.",
-    ),
-);
+/**
+ * One NDJSON line of an import (validated line by line; not a component of the OpenAPI
+ * document, whose import body is NDJSON text): fields of an exported entry that do not apply
+ * (score, explain) are ignored.
+ */
+export const ImportEntrySchema = StoreRequestSchema.extend({
+  id: z.string().optional(),
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+  supersededBy: z.string().optional(),
+}).strip();
 
 export const RecallRequestSchema = named(
   "RecallRequest",
