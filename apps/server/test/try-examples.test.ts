@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { resolveServerSettings } from "../src/index.js";
+import { curlExamples } from "../src/try-examples.js";
+
+describe("the banner's curl examples", () => {
+  const url = "http://127.0.0.1:8787";
+  it("name a token_env or a [server].tokens entry without printing the secret", () => {
+    const secret = "a-secret-token-0123456789abcdefgh";
+    const fromFile = resolveServerSettings(
+      { server: { tokens: [{ token: secret, namespaces: ["*"] }] } } as never,
+      {},
+    );
+    for (const line of curlExamples(url, fromFile)) {
+      expect(line).toContain("-H 'authorization: Bearer <the token of [server].tokens[0]>'");
+      expect(line).not.toContain(secret);
+    }
+    const fromEnv = resolveServerSettings(
+      { server: { tokens: [{ token_env: "TEAM_TOKEN", namespaces: ["*"] }] } } as never,
+      { TEAM_TOKEN: secret },
+    );
+    expect(curlExamples(url, fromEnv)[0]).toContain('-H "authorization: Bearer $TEAM_TOKEN"');
+  });
+
+  it("carry no header in unauthenticated loopback mode", () => {
+    const open = resolveServerSettings(undefined, {}, { allowUnauthenticatedLoopback: true });
+    for (const line of curlExamples(url, open)) expect(line).not.toContain("authorization");
+  });
+});
