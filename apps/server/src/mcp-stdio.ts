@@ -6,7 +6,7 @@ import { FULL_ACCESS } from "./access.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
 import { openMemory } from "./open-memory.js";
-import { resolveServerSettings } from "./server-settings.js";
+import { resolveMaxBodyBytes } from "./server-settings.js";
 import { StdioMessageGate } from "./stdio-message-gate.js";
 import { VERSION } from "./version.js";
 
@@ -62,8 +62,7 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
   const served = memory;
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WriteStream;
-  const maxMessageBytes =
-    options.maxMessageBytes ?? resolveServerSettings(config, process.env).maxBodyBytes;
+  const maxMessageBytes = options.maxMessageBytes ?? resolveMaxBodyBytes(config, process.env);
   const server = createMcpServer({
     memory: served,
     access: FULL_ACCESS,
