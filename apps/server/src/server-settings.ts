@@ -274,12 +274,11 @@ export function resolveMaxBodyBytes(
 ): number {
   if (env.MEMORY_SERVER_MAX_BODY_BYTES)
     return envInteger("MEMORY_SERVER_MAX_BODY_BYTES", env.MEMORY_SERVER_MAX_BODY_BYTES);
-  const table = serverSettingsSchema.shape.max_body_bytes.safeParse(
-    (config?.server as { max_body_bytes?: unknown } | undefined)?.max_body_bytes,
-  );
+  const configured = (config?.server as { max_body_bytes?: unknown } | undefined)?.max_body_bytes;
+  const table = serverSettingsSchema.shape.max_body_bytes.safeParse(configured);
   if (!table.success)
     throw new ConfigError(
-      `[server] max_body_bytes must be a positive integer (bytes); got ${JSON.stringify((config?.server as { max_body_bytes?: unknown }).max_body_bytes)}.`,
+      `[server] max_body_bytes must be a positive integer (bytes); got ${JSON.stringify(configured)}.`,
     );
   return table.data;
 }
