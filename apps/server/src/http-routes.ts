@@ -10,6 +10,7 @@ import { autosaveTurn, buildMemoryContext, JOB_NAMES, jobStatusFromState } from 
 import { type Access, canUse, resolveNamespace, visibleNamespaces } from "./access.js";
 import { consolidateOne, rememberOne } from "./agent-turns.js";
 import { readNdjsonLines } from "./body.js";
+import { defined } from "./defined.js";
 import { HttpError, toErrorResponse } from "./http-error.js";
 import { readMemoryFile } from "./memory-files.js";
 import { namespaceSummaries } from "./namespace-summaries.js";
@@ -58,11 +59,6 @@ import {
   SupersedeResponseSchema,
   TopCoreQuery,
 } from "./schemas.js";
-
-/** Drops undefined values, so options objects only carry what the caller set. */
-function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /**
  * Embeddings are large (hundreds of floats per entry) and only sent when asked for, whatever the

@@ -1,10 +1,11 @@
 import { buildMemoryContext, MEMORY_CONTEXT_DEFAULTS } from "@memory/lifecycle";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
+import { defined } from "../../defined.js";
 import { ContextRequestSchema, fields } from "../../schemas.js";
 import { defineTool } from "../tool-definition.js";
 import { EntryMetadataSchema, metadataOf, toolResult } from "../tool-results.js";
-import { defined, namespaceInput } from "./tool-inputs.js";
+import { namespaceInput } from "./tool-inputs.js";
 
 export const MEMORY_CONTEXT_DESCRIPTION =
   "Get the memory context for the user's message before you answer it: the memories relevant to it (recalled as memory_recall would, with a stricter relevance floor) and, at the start of a conversation (an empty message), the user's most important core memories, as one \"[Memory context]\" block of at most 2000 characters by default. Call it at the start of each turn with the user's message verbatim; an empty answer means nothing relevant is stored. Use memory_recall instead to search for something specific.";

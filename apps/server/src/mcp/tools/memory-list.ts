@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
+import { defined } from "../../defined.js";
 import { fields, INPUT_BOUNDS } from "../../schemas.js";
 import { defineTool } from "../tool-definition.js";
 import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "../tool-results.js";
-import { defined, namespaceInput } from "./tool-inputs.js";
+import { namespaceInput } from "./tool-inputs.js";
 
 export const MEMORY_LIST_DESCRIPTION =
   "List stored memories, newest first, optionally only some categories or one session. Use it to browse what is stored; use memory_recall to search by meaning. Long contents are cut (memory_get reads them whole), and a page stops before the answer grows too large: the answer then says which offset lists the rest.";

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
+import { defined } from "../../defined.js";
 import { fields, RecallRequestSchema } from "../../schemas.js";
 import { defineTool } from "../tool-definition.js";
 import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "../tool-results.js";
-import { defined, namespaceInput } from "./tool-inputs.js";
+import { namespaceInput } from "./tool-inputs.js";
 
 export const MEMORY_RECALL_DESCRIPTION =
   "Search long-term memory for what is relevant to a question or topic; best matches first, each with a relevance score (higher is better). Use it before answering when the user refers to earlier conversations, their preferences, their projects, or anything they told you before. Query with the user's words or a few keywords. An empty query returns the most recent memories. Long contents are cut, with a note saying how to read them whole (memory_get).";

@@ -1,10 +1,11 @@
 import { contentKey } from "@memory/api";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
+import { defined } from "../../defined.js";
 import { fields, StoreRequestSchema } from "../../schemas.js";
 import { defineTool } from "../tool-definition.js";
 import { EntryMetadataSchema, metadataOf, toolResult } from "../tool-results.js";
-import { defined, namespaceInput } from "./tool-inputs.js";
+import { namespaceInput } from "./tool-inputs.js";
 
 export const MEMORY_STORE_DESCRIPTION =
   'Save a fact, preference, decision or note to long-term memory so it can be recalled in later conversations. Write the content as a self-contained sentence ("The user prefers Neovim for editing code"), not a fragment. Category: "core" (the default) for durable facts, preferences and decisions about the user or their work; "daily" for what happened today (notes, progress); "conversation" only for passing details of this chat. The key is optional: leave it out and one is derived from the content (the same text stored twice stays one memory), or give a short, stable, descriptive key such as "user_preferred_editor": storing again under the same key replaces the old content, which is how you correct or update a memory. Never store secrets.';

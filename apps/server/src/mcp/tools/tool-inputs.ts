@@ -7,11 +7,6 @@ export const namespaceInput = fields.namespace
     "Optional memory space to use. Leave it out unless you were told which namespace to use.",
   );
 
-/** The object without its undefined fields (the library refuses explicit undefined-as-null). */
-export function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** The turn fields of memory_consolidate and memory_remember (their HTTP bodies' fields). */
 export const turnInputs = {
   message: ConsolidateRequestSchema.shape.message.describe(
