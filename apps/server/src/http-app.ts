@@ -7,6 +7,7 @@ import { HttpError, invalidInput, toErrorResponse } from "./http-error.js";
 import { routes as defaultRoutes } from "./http-routes.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
+import { routeNotFound } from "./not-found.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { honoPath, json, type RouteContext, type RouteSpec } from "./route-spec.js";
 import { isLoopbackHost, type ResolvedToken } from "./server-settings.js";
@@ -230,6 +231,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
         logger,
         chatModel: context.chatModel,
         turnSettings: context.turnSettings,
+        contextDefaults: context.contextDefaults,
       });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -253,12 +255,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     });
   }
 
-  app.notFound((c) =>
-    errorResponse(
-      new HttpError("NOT_FOUND", `No route ${c.req.method} ${c.req.path}; see /openapi.json.`),
-      logger,
-    ),
-  );
+  app.notFound((c) => errorResponse(routeNotFound(c.req.method, c.req.path), logger));
   app.onError((error) => errorResponse(error, logger));
   return app;
 }

@@ -10,8 +10,10 @@ import { autosaveTurn, buildMemoryContext, JOB_NAMES, jobStatusFromState } from 
 import { type Access, canUse, resolveNamespace, visibleNamespaces } from "./access.js";
 import { consolidateOne, rememberOne } from "./agent-turns.js";
 import { readNdjsonLines } from "./body.js";
+import { defined } from "./defined.js";
 import { HttpError, toErrorResponse } from "./http-error.js";
 import { readMemoryFile } from "./memory-files.js";
+import { namespaceSummaries } from "./namespace-summaries.js";
 import { defineRoute, json, type RouteSpec } from "./route-spec.js";
 import {
   AutosaveRequestSchema,
@@ -57,11 +59,6 @@ import {
   SupersedeResponseSchema,
   TopCoreQuery,
 } from "./schemas.js";
-
-/** Drops undefined values, so options objects only carry what the caller set. */
-function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /**
  * Embeddings are large (hundreds of floats per entry) and only sent when asked for, whatever the
@@ -186,62 +183,9 @@ async function forgetOne(
   return json({ deleted: await memory.forget(request.key, { namespace }) });
 }
 
-const BUILT_IN_CATEGORIES = ["core", "daily", "conversation"] as const;
 // Bounds of the supersession chain walk: chains are short in practice; these only stop a loop.
 const MAX_CHAIN = 50;
 const MAX_REPLACED = 200;
-
-interface NamespaceSummary {
-  namespace: string;
-  entries: number;
-  superseded: number;
-  categories: Record<string, number>;
-}
-
-/**
- * Counts per namespace and category. A scoped caller's namespaces are known, so each number is
- * one `count` (no entry is read). The contract has no way to name the namespaces of a store, so
- * a full-access caller's view comes from one streamed pass over the store, without contents
- * being kept: memory stays constant, time grows with the store.
- */
-async function namespaceSummaries(memory: Memory, access: Access): Promise<NamespaceSummary[]> {
-  const visible = visibleNamespaces(access);
-  if (visible !== undefined) {
-    return Promise.all(
-      visible.map(async (namespace) => {
-        const [entries, all, ...perCategory] = await Promise.all([
-          memory.count({ namespace }),
-          memory.count({ namespace, includeSuperseded: true }),
-          ...BUILT_IN_CATEGORIES.map((category) =>
-            memory.count({ namespace, categories: [category] }),
-          ),
-        ]);
-        const categories: Record<string, number> = {};
-        BUILT_IN_CATEGORIES.forEach((category, index) => {
-          categories[category] = perCategory[index] ?? 0;
-        });
-        const other = entries - perCategory.reduce((sum, count) => sum + count, 0);
-        if (other > 0) categories.other = other;
-        return { namespace, entries, superseded: all - entries, categories };
-      }),
-    );
-  }
-  const byName = new Map<string, NamespaceSummary>();
-  for await (const entry of memory.export({ includeSuperseded: true })) {
-    let summary = byName.get(entry.namespace);
-    if (!summary) {
-      summary = { namespace: entry.namespace, entries: 0, superseded: 0, categories: {} };
-      byName.set(entry.namespace, summary);
-    }
-    if (entry.supersededBy !== undefined) {
-      summary.superseded++;
-      continue;
-    }
-    summary.entries++;
-    summary.categories[entry.category] = (summary.categories[entry.category] ?? 0) + 1;
-  }
-  return [...byName.values()].sort((a, b) => (a.namespace < b.namespace ? -1 : 1));
-}
 
 /**
  * One entry with what it replaced and what replaced it. Forward is a walk along `supersededBy`
@@ -408,6 +352,8 @@ export const routes: RouteSpec[] = [
     path: "/v1/memories/{key}",
     operationId: "get",
     summary: "Get one entry by key",
+    description:
+      'Keys made of dot segments ("." or "..") or holding "/" cannot travel in the path: URL normalization turns GET /v1/memories/.. into GET /v1/, whose 404 names the body form. Use POST /v1/memories/get for those.',
     tag: "memories",
     params: KeyParams,
     query: GetQuery,
@@ -424,6 +370,8 @@ export const routes: RouteSpec[] = [
     path: "/v1/memories/{key}",
     operationId: "forget",
     summary: "Forget (delete) one entry",
+    description:
+      'Keys made of dot segments ("." or "..") or holding "/" cannot travel in the path: URL normalization turns DELETE /v1/memories/.. into DELETE /v1/, whose 404 names the body form. Use POST /v1/memories/forget for those.',
     tag: "memories",
     params: KeyParams,
     query: NamespaceQuery,
@@ -590,6 +538,8 @@ export const routes: RouteSpec[] = [
     path: "/v1/namespaces/{namespace}",
     operationId: "purgeNamespace",
     summary: "Delete every entry of a namespace",
+    description:
+      'A namespace made of dot segments ("." or "..") cannot travel in the path (DELETE /v1/namespaces/.. arrives as DELETE /v1/, whose 404 names the body form): use POST /v1/namespaces/purge.',
     tag: "purge",
     params: NamespaceParams,
     responses: {
@@ -642,7 +592,7 @@ export const routes: RouteSpec[] = [
     responses: {
       200: {
         description: "NDJSON, one MemoryEntry per line.",
-        schema: MemoryEntrySchema,
+        lineSchema: MemoryEntrySchema,
         contentType: NDJSON,
       },
       ...errorResponses,
@@ -666,9 +616,12 @@ export const routes: RouteSpec[] = [
     operationId: "import",
     summary: "Import NDJSON entries (upsert on namespace + key), streamed",
     description:
-      "One ImportEntry per line (an export can be sent back as is). Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
+      "One entry per line, as an export writes them (a MemoryEntry: key and content required; id, category, namespace, sessionId, importance, createdAt, updatedAt, supersededBy and embedding kept; score and explain ignored), so an export can be sent back as is. Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
     tag: "transfer",
-    rawBody: { contentType: NDJSON, description: "NDJSON, one ImportEntry per line." },
+    rawBody: {
+      contentType: NDJSON,
+      description: "NDJSON, one entry (MemoryEntry fields) per line.",
+    },
     responses: {
       200: { description: "What was imported and rejected.", schema: ImportResponseSchema },
       413: { description: "The body or one line is too large (PAYLOAD_TOO_LARGE)." },

@@ -5,6 +5,7 @@ import { loadServerConfig } from "./load-server-config.js";
 import { stderrLogger } from "./logger.js";
 import { runMcpStdio } from "./mcp-stdio.js";
 import { startServer } from "./start-server.js";
+import { curlExamples } from "./try-examples.js";
 import { VERSION } from "./version.js";
 
 const HELP = `memory server ${VERSION}
@@ -93,8 +94,9 @@ async function main(): Promise<void> {
       `                e.g. in an MCP client config: ${JSON.stringify({ command: "node", args: stdioArgs })}`,
       `  MCP clients:  memory${file ? ` --config ${file}` : ""} mcp --print-config claude-desktop   (or claude-code, cursor, generic; add --http for this server)`,
       "",
-      `  try:  curl -s ${server.url}/v1/memories -H 'content-type: application/json' -d '{"key":"editor","content":"The user edits code in Neovim"}'`,
-      `        curl -s ${server.url}/v1/recall -H 'content-type: application/json' -d '{"query":"which editor?"}'`,
+      ...curlExamples(server.url, server.settings).map(
+        (line, index) => `${index === 0 ? "  try:  " : "        "}${line}`,
+      ),
       "",
       "Ctrl-C stops the server (in-flight requests finish, pending embeddings are drained).",
       "",

@@ -1,11 +1,13 @@
 import { type ChatModel, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
 import { resolveChatModel } from "@memory/embeddings";
+import { memoryContextOptionsFromConfig } from "@memory/lifecycle";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { FULL_ACCESS } from "./access.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
 import { openMemory } from "./open-memory.js";
-import { invalidUtf8Response, Utf8Lines } from "./utf8-lines.js";
+import { resolveMaxBodyBytes } from "./server-settings.js";
+import { StdioMessageGate } from "./stdio-message-gate.js";
 import { VERSION } from "./version.js";
 
 export interface RunMcpStdioOptions {
@@ -23,6 +25,11 @@ export interface RunMcpStdioOptions {
    * `chat_provider` resolves to; null: none.
    */
   chatModel?: ChatModel | null;
+  /**
+   * Largest message (one line), in bytes; larger ones get a JSON-RPC error. Default: the HTTP
+   * channel's limit, `[server] max_body_bytes` (or `MEMORY_SERVER_MAX_BODY_BYTES`), 1 MiB.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface McpStdioHandle {
@@ -55,6 +62,7 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
   const served = memory;
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WriteStream;
+  const maxMessageBytes = options.maxMessageBytes ?? resolveMaxBodyBytes(config, process.env);
   const server = createMcpServer({
     memory: served,
     access: FULL_ACCESS,
@@ -65,15 +73,24 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
       conflictThreshold: config.memory.conflict_threshold,
       rememberRetries: config.memory.remember_retries,
     },
+    contextDefaults: memoryContextOptionsFromConfig(config.memory),
   });
-  // Invalid UTF-8 is refused line by line before the SDK decodes it, as on the HTTP routes.
+  // Size, UTF-8 and JSON-RPC shape are checked line by line before the SDK reads a message, and
+  // a refused one is answered, as on the HTTP channel (stdio-message-gate.ts).
   const lines = stdin.pipe(
-    new Utf8Lines(() => {
-      logger.warn("memory MCP (stdio): refused a message that is not valid UTF-8");
-      stdout.write(invalidUtf8Response());
+    new StdioMessageGate({
+      maxMessageBytes,
+      refuse: (response, reason) => {
+        logger.warn(`memory MCP (stdio): refused a message (${reason})`);
+        stdout.write(response);
+      },
     }),
   );
-  const transport = new StdioServerTransport(lines as unknown as NodeJS.ReadStream, stdout);
+  // The SDK's own buffer bound (10 MiB by default) stays above what the gate lets through, so
+  // it never closes the input.
+  const transport = new StdioServerTransport(lines as unknown as NodeJS.ReadStream, stdout, {
+    maxBufferSize: 2 * maxMessageBytes + 65_536,
+  });
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MEMORY_TOOLS } from "./mcp/tools/index.js";
 import type { RouteSpec } from "./route-spec.js";
 import { ErrorSchema, schemaRegistry } from "./schemas.js";
 
@@ -23,6 +24,105 @@ function schemaFor(schema: z.ZodType): JsonObject {
   );
 }
 
+const NDJSON = "application/x-ndjson";
+
+/**
+ * An NDJSON body: text whose lines each match `line`. OpenAPI 3.1 has no schema for a
+ * sequence of JSON values, so the body is a string and `x-line-schema` names the line's schema.
+ */
+function ndjsonMedia(line: z.ZodType): JsonObject {
+  const lineSchema = schemaFor(line);
+  const name = typeof lineSchema.$ref === "string" ? lineSchema.$ref : "the line schema";
+  return {
+    schema: {
+      type: "string",
+      description: `Newline-delimited JSON: each line is one ${name}.`,
+    },
+    "x-line-schema": lineSchema,
+  };
+}
+
+const errorContent = { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } };
+const jsonRpcErrorContent = {
+  "application/json": { schema: { $ref: `${REF_PREFIX}JsonRpcError` } },
+};
+
+function mcpPaths(): JsonObject {
+  const methodNotAllowed = (method: "get" | "delete") => ({
+    operationId: method === "get" ? "mcpGet" : "mcpDelete",
+    summary: `${method.toUpperCase()} /mcp: not offered (stateless endpoint)`,
+    tags: ["mcp"],
+    responses: {
+      405: {
+        description:
+          "METHOD_NOT_ALLOWED: this MCP endpoint is stateless; there is no SSE stream or session to GET or DELETE.",
+        content: errorContent,
+      },
+      default: { description: "Auth errors.", content: errorContent },
+    },
+  });
+  return {
+    post: {
+      operationId: "mcp",
+      summary: "MCP over streamable HTTP (stateless, JSON responses)",
+      description: `JSON-RPC messages of the Model Context Protocol. Tools: ${MEMORY_TOOLS.map((tool) => tool.name).join(", ")} (memory_remember only when the server has a chat model, chat_provider). Resources: memory://namespaces/{namespace}/core and memory://namespaces/{namespace}/summary for each namespace the token may use. Use an MCP client (StreamableHTTPClientTransport) rather than calling it by hand. Errors before a message reaches the MCP server use the API's Error body; the transport's own refusals use a JSON-RPC error body.`,
+      tags: ["mcp"],
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      responses: {
+        200: {
+          description:
+            "The JSON-RPC response. A tool failure is a result with isError (text `CODE: message`), not an HTTP error.",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+        202: { description: "Notification or response accepted." },
+        400: {
+          description:
+            "The body is not valid UTF-8 (INVALID_INPUT, Error body), or not JSON or not a JSON-RPC message (JSON-RPC error -32700 or -32600).",
+          content: {
+            "application/json": {
+              schema: {
+                oneOf: [{ $ref: `${REF_PREFIX}Error` }, { $ref: `${REF_PREFIX}JsonRpcError` }],
+              },
+            },
+          },
+        },
+        401: {
+          description: "Missing or invalid bearer token (UNAUTHORIZED).",
+          content: errorContent,
+        },
+        403: {
+          description:
+            "Unauthenticated loopback mode refuses a foreign Host or Origin (FORBIDDEN).",
+          content: errorContent,
+        },
+        406: {
+          description:
+            "The Accept header does not list both application/json and text/event-stream (JSON-RPC error -32000, Not Acceptable).",
+          content: jsonRpcErrorContent,
+        },
+        413: {
+          description: "The message is larger than max_body_bytes (PAYLOAD_TOO_LARGE).",
+          content: errorContent,
+        },
+        415: {
+          description:
+            "The Content-Type is not application/json (JSON-RPC error -32000, Unsupported Media Type).",
+          content: jsonRpcErrorContent,
+        },
+        default: {
+          description: "Other errors (SHUTTING_DOWN 503, INTERNAL 500).",
+          content: errorContent,
+        },
+      },
+    },
+    get: methodNotAllowed("get"),
+    delete: methodNotAllowed("delete"),
+  };
+}
+
 function parameters(location: "path" | "query", object: z.ZodObject | undefined): JsonObject[] {
   if (!object) return [];
   return Object.entries(object.shape).map(([name, field]) => {
@@ -44,11 +144,13 @@ function parameters(location: "path" | "query", object: z.ZodObject | undefined)
 function operation(route: RouteSpec): JsonObject {
   const responses: JsonObject = {};
   for (const [status, response] of Object.entries(route.responses)) {
-    const content = response.schema
-      ? { [response.contentType ?? "application/json"]: { schema: schemaFor(response.schema) } }
-      : Number(status) >= 400
-        ? { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } }
-        : undefined;
+    const content = response.lineSchema
+      ? { [response.contentType ?? NDJSON]: ndjsonMedia(response.lineSchema) }
+      : response.schema
+        ? { [response.contentType ?? "application/json"]: { schema: schemaFor(response.schema) } }
+        : Number(status) >= 400
+          ? { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } }
+          : undefined;
     responses[status] = { description: response.description, ...(content ? { content } : {}) };
   }
   if (route.body || route.rawBody) {
@@ -159,37 +261,7 @@ export function buildOpenApiDocument(
       "Any built file of the inspector (`*` is a wildcard path, not a template): scripts and styles under /ui/assets/ with content hashes in their names, cached for a year.",
     );
   }
-  if (options.mcp) {
-    paths["/mcp"] = {
-      post: {
-        operationId: "mcp",
-        summary: "MCP over streamable HTTP (stateless, JSON responses)",
-        description:
-          "JSON-RPC messages of the Model Context Protocol. Tools: memory_store, memory_recall, memory_get, memory_forget, memory_list, memory_consolidate, and memory_remember when the server has a chat model (chat_provider). Use an MCP client (StreamableHTTPClientTransport) rather than calling it by hand.",
-        tags: ["mcp"],
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: { type: "object" } } },
-        },
-        responses: {
-          200: {
-            description: "JSON-RPC response.",
-            content: { "application/json": { schema: { type: "object" } } },
-          },
-          202: { description: "Notification accepted." },
-          400: {
-            description:
-              "The body is not valid UTF-8 (INVALID_INPUT), as on every /v1 route; it is refused before any tool runs.",
-            content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
-          },
-          default: {
-            description: "Auth, size and server errors.",
-            content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
-          },
-        },
-      },
-    };
-  }
+  if (options.mcp) paths["/mcp"] = mcpPaths();
   const components = z.toJSONSchema(schemaRegistry, {
     io: "input",
     unrepresentable: "any",
@@ -207,6 +279,8 @@ export function buildOpenApiDocument(
       description:
         "Long-term memory for AI agents. Every error is `{ error: { code, message } }`; statuses: INVALID_INPUT 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, PAYLOAD_TOO_LARGE 413, CONFIG 500, INTERNAL 500, UNSUPPORTED 501, EMBEDDING_FAILED 502, BACKEND_UNAVAILABLE 503, SHUTTING_DOWN 503, TIMEOUT 504, STORE_NOT_WRITABLE 507 (full disk or read-only store: reads keep working).",
     },
+    // Relative to where this document is served: the server that serves it.
+    servers: [{ url: "/", description: "This server (the origin /openapi.json came from)." }],
     security: [{ bearer: [] }],
     tags: [
       { name: "memories", description: "Store, read, search and delete entries." },

@@ -12,6 +12,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Set for non-JSON bodies (NDJSON export). */
   contentType?: string;
+  /** NDJSON bodies: the schema of each line (the body itself is text). */
+  lineSchema?: z.ZodType;
 }
 
 /** What the app gives every handler. */

@@ -15,6 +15,23 @@ function named<T extends z.ZodType>(id: string, schema: T): T {
   return schema;
 }
 
+/**
+ * Bounds shared by the HTTP schemas and the MCP tools' input schemas (src/mcp/tools), so the
+ * two channels accept the same values.
+ */
+export const INPUT_BOUNDS = {
+  /** `limit` of recall. */
+  recallLimit: 1000,
+  /** `limit` of list. */
+  listLimit: 10_000,
+  /** Recall queries. */
+  query: 10_000,
+  /** A memory file's path (`GET /v1/files`, `memory_get` with a path). */
+  filePath: 4096,
+  /** Lines of a memory file read at once. */
+  fileLines: 2000,
+} as const;
+
 const namespace = z
   .string()
   .min(1)
@@ -35,6 +52,9 @@ const timestamp = z
     "RFC 3339 with an upper-case T and an offset (2026-01-31T12:00:00Z, 2026-01-31T14:00:00+02:00) or a date alone (2026-01-31); returned as UTC YYYY-MM-DDTHH:mm:ss.sssZ.",
   );
 const sessionId = z.string().min(1).max(256);
+
+/** Field schemas the MCP tools share with the routes (their descriptions are overridden there). */
+export const fields = { namespace, category, sessionId, timestamp } as const;
 
 export const RecallExplainSchema = named(
   "RecallExplain",
@@ -130,6 +150,27 @@ export const ErrorSchema = named(
   }),
 );
 
+/** The error body of the MCP transport's own refusals (406, 415, JSON-RPC parse errors). */
+export const JsonRpcErrorSchema = named(
+  "JsonRpcError",
+  z
+    .object({
+      jsonrpc: z.literal("2.0"),
+      id: z.union([z.string(), z.number(), z.null()]),
+      error: z.object({
+        code: z
+          .number()
+          .int()
+          .describe(
+            "-32700 parse error, -32600 invalid request, -32000 transport (Not Acceptable, Unsupported Media Type).",
+          ),
+        message: z.string(),
+        data: z.unknown().optional(),
+      }),
+    })
+    .describe("A JSON-RPC 2.0 error response."),
+);
+
 // ---------------------------------------------------------------- query helpers
 const booleanQuery = z
   .enum(["true", "false", "1", "0"])
@@ -159,14 +200,14 @@ export const FileQuery = z
     path: z
       .string()
       .min(1)
-      .max(4096)
+      .max(INPUT_BOUNDS.filePath)
       .describe("A memory file, relative to the tree: MEMORY.md, memory/2026-11-24.md."),
     from: z.coerce.number().int().min(1).optional().describe("First line (1-based); default 1."),
     lines: z.coerce
       .number()
       .int()
       .min(1)
-      .max(2000)
+      .max(INPUT_BOUNDS.fileLines)
       .optional()
       .describe("How many lines; default (and at most) 2000."),
   })
@@ -223,7 +264,7 @@ export const CountQuery = z.object(filterQueryShape).strict();
 export const ListQuery = z
   .object({
     ...filterQueryShape,
-    limit: integerQuery(0, 10_000).optional().describe("Default 100."),
+    limit: integerQuery(0, INPUT_BOUNDS.listLimit).optional().describe("Default 100."),
     offset: integerQuery(0, Number.MAX_SAFE_INTEGER).optional(),
     withEmbeddings: booleanQuery.optional(),
   })
@@ -263,19 +304,17 @@ export const StoreRequestSchema = named(
     .strict(),
 );
 
-export const ImportEntrySchema = named(
-  "ImportEntry",
-  StoreRequestSchema.extend({
-    id: z.string().optional(),
-    createdAt: timestamp.optional(),
-    updatedAt: timestamp.optional(),
-    supersededBy: z.string().optional(),
-  })
-    .strip()
-    .describe(
-      "One NDJSON line of an import; fields of an exported entry that do not apply (score, explain) are ignored.",
-    ),
-);
+/**
+ * One NDJSON line of an import (validated line by line; not a component of the OpenAPI
+ * document, whose import body is NDJSON text): fields of an exported entry that do not apply
+ * (score, explain) are ignored.
+ */
+export const ImportEntrySchema = StoreRequestSchema.extend({
+  id: z.string().optional(),
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+  supersededBy: z.string().optional(),
+}).strip();
 
 export const RecallRequestSchema = named(
   "RecallRequest",
@@ -283,9 +322,15 @@ export const RecallRequestSchema = named(
     .object({
       query: z
         .string()
-        .max(10_000)
+        .max(INPUT_BOUNDS.query)
         .describe('What to look for; "" or "*" means the most recent entries.'),
-      limit: z.number().int().min(0).max(1000).optional().describe("Default 5."),
+      limit: z
+        .number()
+        .int()
+        .min(0)
+        .max(INPUT_BOUNDS.recallLimit)
+        .optional()
+        .describe("Default 5."),
       namespace: namespace.optional(),
       sessionId: sessionId.optional(),
       categories: z.array(category).optional(),

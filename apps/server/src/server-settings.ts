@@ -262,3 +262,23 @@ export function assertSafeAuth(settings: ServerSettings): void {
     );
   }
 }
+
+/**
+ * `max_body_bytes` alone, as `resolveServerSettings` resolves it (MEMORY_SERVER_MAX_BODY_BYTES,
+ * else `[server] max_body_bytes`, else 1 MiB): the stdio MCP server's message limit, which must
+ * not depend on the HTTP tokens resolving (a `token_env` may be unset where `memory mcp` runs).
+ */
+export function resolveMaxBodyBytes(
+  config: MemoryConfig | undefined,
+  env: Record<string, string | undefined> = process.env,
+): number {
+  if (env.MEMORY_SERVER_MAX_BODY_BYTES)
+    return envInteger("MEMORY_SERVER_MAX_BODY_BYTES", env.MEMORY_SERVER_MAX_BODY_BYTES);
+  const configured = (config?.server as { max_body_bytes?: unknown } | undefined)?.max_body_bytes;
+  const table = serverSettingsSchema.shape.max_body_bytes.safeParse(configured);
+  if (!table.success)
+    throw new ConfigError(
+      `[server] max_body_bytes must be a positive integer (bytes); got ${JSON.stringify(configured)}.`,
+    );
+  return table.data;
+}

@@ -323,10 +323,13 @@ describe("MCP memory_consolidate and memory_remember", () => {
     });
     expect(first.isError).toBeFalsy();
     const report = first.structuredContent as Json;
+    // The structured part carries metadata; the content is the caller's own message.
     expect(report.promoted).toMatchObject({
       category: "core",
-      content: "We always deploy on Fridays",
+      contentChars: "We always deploy on Fridays".length,
     });
+    expect(report.promoted).not.toHaveProperty("content");
+    expect((await memory.get(report.promoted.key))?.content).toBe("We always deploy on Fridays");
     const second = await client.callTool({
       name: "memory_consolidate",
       arguments: { message: "We never deploy on Fridays" },

@@ -23,4 +23,8 @@ export default function setup(): void {
   const main = path.join(root, "dist/main.mjs");
   if (existsSync(main) && statSync(main).mtimeMs >= newestSource(path.join(root, "src"))) return;
   execSync("npx tsdown", { cwd: root, stdio: "ignore" });
+  // tsdown empties dist/, the web inspector's build (dist/ui) included: rebuild it too, or the
+  // browser tests would find it missing after any change under src/.
+  if (!existsSync(path.join(root, "dist/ui/index.html")))
+    execSync("npx vite build --config ui/vite.config.ts", { cwd: root, stdio: "ignore" });
 }

@@ -99,6 +99,26 @@ describe("limits and malformed input", () => {
     expect(unknownQuery.status).toBe(400);
   });
 
+  it("refuses a limit above an operation's bound with 400 instead of clamping it (docs/input-rules.md)", async () => {
+    const server = await startTestServer();
+    for (const [method, path, body] of [
+      ["POST", "/v1/recall", { query: "x", limit: 1001 }],
+      ["GET", "/v1/memories?limit=10001", undefined],
+      ["GET", "/v1/core?limit=1001", undefined],
+      ["POST", "/v1/context", { message: "x", limit: 101 }],
+    ] as const) {
+      const refused = await server.call(method, path, body ? { body } : {});
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error.message, path).toMatch(/limit/);
+    }
+    for (const [method, path, body] of [
+      ["POST", "/v1/recall", { query: "x", limit: 1000 }],
+      ["GET", "/v1/memories?limit=10000", undefined],
+    ] as const) {
+      expect((await server.call(method, path, body ? { body } : {})).status, path).toBe(200);
+    }
+  });
+
   it("answers 413 for a huge declared Content-Length before reading the body", async () => {
     const server = await startTestServer();
     // fetch always sets a correct Content-Length; talk HTTP/1.1 by hand to send a huge one.

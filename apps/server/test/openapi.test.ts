@@ -4,10 +4,13 @@ import { createHttpApp, routes, VERSION } from "../src/index.js";
 import {
   EntriesResponseSchema,
   EntryResponseSchema,
+  ErrorSchema,
+  JsonRpcErrorSchema,
+  MemoryEntrySchema,
   ReadyResponseSchema,
   RecallResponseSchema,
 } from "../src/schemas.js";
-import { startTestServer } from "./helpers.js";
+import { startTestServer, TOKEN_ALL } from "./helpers.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON from the wire, checked field by field
 type Json = Record<string, any>;
@@ -55,9 +58,6 @@ describe("/openapi.json", () => {
     for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
       for (const method of Object.keys(item)) documented.add(`${method} ${path}`);
     }
-    // GET/DELETE /mcp only exist to answer 405 for the stateless MCP endpoint.
-    served.delete("get /mcp");
-    served.delete("delete /mcp");
     expect([...documented].sort()).toEqual([...served].sort());
     for (const route of routes) expect(documented.has(`${route.method} ${route.path}`)).toBe(true);
   });
@@ -163,5 +163,78 @@ describe("/openapi.json", () => {
     expect(RecallResponseSchema.safeParse(recalled.body).success).toBe(true);
     const ready = await server.call("GET", "/readyz");
     expect(ReadyResponseSchema.safeParse(ready.body).success).toBe(true);
+  });
+
+  it("declares no component schema that nothing references (no ImportEntry)", async () => {
+    const document = await fetchDocument();
+    const { schemas } = document.components;
+    const referenced = new Set(
+      collectRefs({ paths: document.paths, schemas }).map((ref) =>
+        ref.slice("#/components/schemas/".length),
+      ),
+    );
+    expect(Object.keys(schemas)).not.toContain("ImportEntry");
+    for (const name of Object.keys(schemas)) expect(referenced.has(name), name).toBe(true);
+  });
+
+  it("has servers, and types the export as NDJSON lines of MemoryEntry that the server really writes", async () => {
+    const server = await startTestServer();
+    const document = (await server.call("GET", "/openapi.json")).body;
+    expect(document.servers).toEqual([{ url: "/", description: expect.any(String) }]);
+    const media = document.paths["/v1/export"].get.responses["200"].content["application/x-ndjson"];
+    expect(media.schema).toMatchObject({ type: "string" });
+    expect(media["x-line-schema"]).toEqual({ $ref: "#/components/schemas/MemoryEntry" });
+    await server.call("POST", "/v1/memories", { body: { key: "a", content: "first" } });
+    await server.call("POST", "/v1/memories", { body: { key: "b", content: "second" } });
+    const exported = await server.call("GET", "/v1/export");
+    const lines = (exported.body as string).trim().split("\n");
+    expect(lines).toHaveLength(2);
+    for (const line of lines)
+      expect(MemoryEntrySchema.safeParse(JSON.parse(line)).success).toBe(true);
+  });
+
+  it("documents /mcp's 401, 406 and 415 with the bodies the server really sends", async () => {
+    const server = await startTestServer();
+    const mcp = (await server.call("GET", "/openapi.json")).body.paths["/mcp"].post.responses;
+    expect(mcp["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+    for (const status of ["406", "415"])
+      expect(mcp[status].content["application/json"].schema.$ref).toBe(
+        "#/components/schemas/JsonRpcError",
+      );
+    const post = (
+      headers: Record<string, string>,
+      body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    ) => fetch(`${server.url}/mcp`, { method: "POST", headers, body });
+    const unauthorized = await post({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    });
+    expect(unauthorized.status).toBe(401);
+    expect(ErrorSchema.safeParse(await unauthorized.json()).success).toBe(true);
+    const auth = { authorization: `Bearer ${TOKEN_ALL}` };
+    const notAcceptable = await post({
+      ...auth,
+      "content-type": "application/json",
+      accept: "text/html",
+    });
+    expect(notAcceptable.status).toBe(406);
+    expect(JsonRpcErrorSchema.safeParse(await notAcceptable.json()).success).toBe(true);
+    const unsupported = await post({
+      ...auth,
+      "content-type": "text/plain",
+      accept: "application/json, text/event-stream",
+    });
+    expect(unsupported.status).toBe(415);
+    expect(JsonRpcErrorSchema.safeParse(await unsupported.json()).success).toBe(true);
+    const notJson = await post(
+      {
+        ...auth,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      "{not json",
+    );
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ error: { code: -32700 } });
   });
 });

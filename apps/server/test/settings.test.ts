@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assertSafeAuth, isLoopbackHost, resolveServerSettings } from "../src/index.js";
+import { resolveMaxBodyBytes } from "../src/server-settings.js";
 
 const config = (server: unknown) => ({ memory: {} as never, server });
 
@@ -110,5 +111,24 @@ describe("server settings", () => {
     expect(() =>
       assertSafeAuth(resolveServerSettings(config({ allow_unauthenticated_loopback: true }), {})),
     ).not.toThrow();
+  });
+});
+
+describe("resolveMaxBodyBytes (the stdio MCP message limit)", () => {
+  it("reads max_body_bytes as the HTTP server does, without resolving the tokens", () => {
+    const config = {
+      server: {
+        max_body_bytes: 5000,
+        tokens: [{ token_env: "UNSET_TOKEN_VAR", namespaces: ["*"] }],
+      },
+    } as never;
+    expect(resolveMaxBodyBytes(config, {})).toBe(5000);
+    expect(resolveMaxBodyBytes(config, { MEMORY_SERVER_MAX_BODY_BYTES: "7000" })).toBe(7000);
+    expect(resolveMaxBodyBytes(undefined, {})).toBe(
+      resolveServerSettings(undefined, {}).maxBodyBytes,
+    );
+    expect(() => resolveMaxBodyBytes({ server: { max_body_bytes: "big" } } as never, {})).toThrow(
+      /max_body_bytes must be a positive integer/,
+    );
   });
 });

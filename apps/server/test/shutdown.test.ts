@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { FlushOptions, Memory } from "@memory/api";
 import { createInMemoryMemory } from "@memory/testkit";
 import { describe, expect, it } from "vitest";
@@ -42,6 +43,8 @@ function gatedMemory() {
   }) as Memory;
   return { memory, inner, open, recallStarted, flushes };
 }
+
+const execFileAsync = promisify(execFile);
 
 function waitForExit(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
@@ -190,6 +193,38 @@ describe("dist/main.mjs", () => {
       expect(stderr.text).toContain("SIGTERM: shutting down");
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prints curl examples that carry the token's header, and they work as printed", async () => {
+    requireServerBuilt();
+    const token = "banner-token-0123456789abcdefghij";
+    const child = spawn(process.execPath, [mainEntry, "--port", "0"], {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? "", MEMORY_BACKEND: "none", MEMORY_SERVER_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const stdout = collect(child.stdout);
+      const stderr = collect(child.stderr);
+      await waitForOutput(child, child.stdout, stdout, "Ctrl-C", stderr);
+      const curls = stdout.text
+        .split("\n")
+        .map((line) => line.replace(/^\s*(try:)?\s*/, ""))
+        .filter((line) => line.startsWith("curl "));
+      expect(curls).toHaveLength(2);
+      expect(stdout.text).not.toContain(token);
+      for (const curl of curls) {
+        expect(curl).toContain('-H "authorization: Bearer $MEMORY_SERVER_TOKEN"');
+        // Run as a user would, in a shell where the variable is set.
+        const { stdout: answer } = await execFileAsync("sh", ["-c", `${curl} -w ' %{http_code}'`], {
+          env: { PATH: process.env.PATH ?? "", MEMORY_SERVER_TOKEN: token },
+        });
+        expect(answer, curl).toMatch(/ 200$/);
+      }
+    } finally {
+      child.kill("SIGTERM");
+      await waitForExit(child);
     }
   });
 

@@ -1,0 +1,41 @@
+import type { ChatModel, Memory } from "@memory/api";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { Access } from "../access.js";
+import type { TurnSettings } from "../agent-turns.js";
+import type { Logger } from "../logger.js";
+import type { RouteContext } from "../route-spec.js";
+
+/** What every tool handler gets: the memory, the caller's scope, and the server's settings. */
+export interface McpToolContext {
+  memory: Memory;
+  access: Access;
+  logger: Logger;
+  chatModel: ChatModel | null;
+  turnSettings: TurnSettings;
+  /** memory.toml's `auto_recall*` defaults of `memory_context` (as `POST /v1/context`). */
+  contextDefaults: RouteContext["contextDefaults"];
+  signal: AbortSignal;
+}
+
+/**
+ * One MCP tool, described once: its name, the description written for the model, its input
+ * schema (strict: a misspelt argument is refused, as HTTP refuses an unknown field), its output
+ * schema and its handler. The server registers the list in src/mcp/tools/index.ts; adapters
+ * can reuse the descriptions and schemas.
+ */
+export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Input;
+  outputSchema: z.ZodObject;
+  annotations: ToolAnnotations;
+  /** Offered only when this holds (memory_remember needs a chat model). */
+  available?(context: Pick<McpToolContext, "chatModel">): boolean;
+  run(input: z.output<Input>, context: McpToolContext): Promise<CallToolResult>;
+}
+
+export function defineTool<Input extends z.ZodObject>(tool: McpTool<Input>): McpTool<Input> {
+  return tool;
+}

@@ -1,0 +1,21 @@
+import type { McpTool } from "../tool-definition.js";
+import { memoryConsolidate } from "./memory-consolidate.js";
+import { memoryContext } from "./memory-context.js";
+import { memoryForget } from "./memory-forget.js";
+import { memoryGet } from "./memory-get.js";
+import { memoryList } from "./memory-list.js";
+import { memoryRecall } from "./memory-recall.js";
+import { memoryRemember } from "./memory-remember.js";
+import { memoryStore } from "./memory-store.js";
+
+/** Every memory tool, in the order they are listed. */
+export const MEMORY_TOOLS: readonly McpTool[] = [
+  memoryStore,
+  memoryRecall,
+  memoryContext,
+  memoryGet,
+  memoryForget,
+  memoryList,
+  memoryConsolidate,
+  memoryRemember,
+] as unknown as readonly McpTool[];

@@ -1,0 +1,115 @@
+import { InvalidInputError } from "@memory/api";
+import { z } from "zod";
+import { resolveNamespace } from "../../access.js";
+import { readMemoryFile } from "../../memory-files.js";
+import { FileResponseSchema, GetByKeyRequestSchema, INPUT_BOUNDS } from "../../schemas.js";
+import { defineTool } from "../tool-definition.js";
+import {
+  cutAt,
+  EntryMetadataSchema,
+  headerOf,
+  metadataOf,
+  RESULT_MAX_CHARS,
+  readOnHint,
+  toolResult,
+} from "../tool-results.js";
+import { namespaceInput } from "./tool-inputs.js";
+
+export const MEMORY_GET_DESCRIPTION = `Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key. A content longer than ${RESULT_MAX_CHARS} characters comes in parts: the answer says which \`offset\` reads the next one. With a Markdown memory, pass \`path\` (and \`from\`, \`lines\`) instead of a key to read lines of a memory file, e.g. around a memory_recall result's path and line range.`;
+
+export const memoryGet = defineTool({
+  name: "memory_get",
+  title: "Read one memory",
+  description: MEMORY_GET_DESCRIPTION,
+  inputSchema: z
+    .object({
+      key: GetByKeyRequestSchema.shape.key.optional().describe("The exact key."),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          `With key: the first character of the content to return; default 0. At most ${RESULT_MAX_CHARS} characters come per call.`,
+        ),
+      path: z
+        .string()
+        .min(1)
+        .max(INPUT_BOUNDS.filePath)
+        .optional()
+        .describe(
+          "Instead of a key: a memory file (MEMORY.md, memory/2026-11-24.md) to read lines of.",
+        ),
+      from: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe("With path: first line (1-based); default 1."),
+      lines: z
+        .number()
+        .int()
+        .min(1)
+        .max(INPUT_BOUNDS.fileLines)
+        .optional()
+        .describe(`With path: how many lines; default all (at most ${INPUT_BOUNDS.fileLines}).`),
+      namespace: namespaceInput,
+    })
+    .strict(),
+  outputSchema: z.object({
+    found: z.boolean(),
+    entry: EntryMetadataSchema.optional(),
+    offset: z.number().int().optional().describe("First character of the content shown."),
+    nextOffset: z
+      .number()
+      .int()
+      .optional()
+      .describe("Where the next part starts, when the content goes on."),
+    file: FileResponseSchema.omit({ text: true })
+      .extend({ textChars: z.number().int(), textShown: z.number().int() })
+      .optional(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(input, { memory, access }) {
+    if ((input.key === undefined) === (input.path === undefined))
+      throw new InvalidInputError("memory_get needs either key or path, not both.");
+    if (input.path !== undefined) {
+      if (input.offset !== undefined)
+        throw new InvalidInputError("offset goes with key; with path, use from and lines.");
+      const { text, ...file } = await readMemoryFile(memory, access, {
+        path: input.path,
+        from: input.from,
+        lines: input.lines,
+      });
+      const shown = cutAt(text, RESULT_MAX_CHARS);
+      const marker =
+        shown.length < text.length
+          ? `\n… [cut at ${shown.length} of ${text.length} characters; read fewer lines at once (lines) to see the rest]`
+          : "";
+      return toolResult(`${shown}${marker}`, {
+        found: true,
+        file: { ...file, textChars: text.length, textShown: shown.length },
+      });
+    }
+    if (input.from !== undefined || input.lines !== undefined)
+      throw new InvalidInputError("from and lines go with path; with key, use offset.");
+    const namespace = resolveNamespace(access, input.namespace);
+    const entry = await memory.get(input.key as string, { namespace });
+    if (!entry) return toolResult(`No memory with key "${input.key}".`, { found: false });
+    const offset = Math.min(input.offset ?? 0, entry.content.length);
+    const part = cutAt(entry.content.slice(offset), RESULT_MAX_CHARS);
+    const next = offset + part.length;
+    const range =
+      offset === 0 && next === entry.content.length
+        ? ""
+        : ` (characters ${offset}-${next} of ${entry.content.length})`;
+    const marker =
+      next < entry.content.length ? `\n… [continues: ${readOnHint(entry, next)} reads on]` : "";
+    return toolResult(`${headerOf(entry)}${range}: ${part}${marker}`, {
+      found: true,
+      entry: metadataOf(entry, part.length),
+      offset,
+      ...(next < entry.content.length ? { nextOffset: next } : {}),
+    });
+  },
+});
