@@ -233,6 +233,25 @@ export type {
   Progress,
   ReindexOptions,
 } from "./types/memory.js";
+export type {
+  DeleteWhere,
+  DriverContext,
+  DriverEmbeddingCache,
+  DriverHealth,
+  DriverLeases,
+  DriverVectors,
+  EntryKey,
+  EntryRecord,
+  EntryUpsert,
+  MemoryDriver,
+  PendingEntry,
+  ScanOrder,
+  ScanPage,
+  ScanRequest,
+  Supersession,
+  WriteBatch,
+  WriteResult,
+} from "./types/memory-driver.js";
 export {
   type BuiltInCategory,
   type Category,
