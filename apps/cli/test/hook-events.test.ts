@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, Workspace } from "./helpers/run-memory.js";
+import { BIN, cleanEnv, json, Workspace } from "./helpers/run-memory.js";
 
 const FIXTURES = new URL("./fixtures/claude-code/", import.meta.url);
 const TRANSCRIPT = fileURLToPath(new URL("transcript.jsonl", FIXTURES));
@@ -199,6 +201,62 @@ describe("memory hook fails open: nothing on stdout, exit 0", () => {
     expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
     // The slow child sleeps 60 s; returning long before that means it was killed at the budget.
     expect(performance.now() - started).toBeLessThan(30_000);
+  });
+});
+
+describe("memory hook prompt --server: asks a running memory serve first", () => {
+  let served: Workspace;
+  let local: Workspace;
+  let server: ChildProcess;
+  beforeAll(async () => {
+    // Two stores: the server's knows the deploy fact, the hook's own store does not, so the
+    // answer says which one was asked.
+    served = new Workspace();
+    await served.run(["store", "Deploys run from the release branch on Fridays", "-k", "deploys"]);
+    server = spawn(
+      process.execPath,
+      [BIN, "serve", "--port", "0", "--allow-unauthenticated-loopback", "--json"],
+      { cwd: served.dir, env: cleanEnv(served.dir), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const [line] = (await once(createInterface({ input: server.stdout! }), "line")) as [string];
+    const port = new URL((JSON.parse(line) as { url: string }).url).port;
+    local = new Workspace(`\n[server]\nport = ${port}\n`);
+    await local.run(["store", "The project uses pnpm workspaces and turbo", "-k", "tooling"]);
+  });
+  afterAll(async () => {
+    server.kill("SIGTERM");
+    await once(server, "exit");
+    served.remove();
+    local.remove();
+  });
+
+  const deployPrompt = payload("UserPromptSubmit", {
+    prompt: "when do deploys run from the release branch?",
+  });
+
+  it("prints the server's context when the server answers", async () => {
+    const result = await local.run(["hook", "prompt", "--server", ...AMPLE], {
+      input: deployPrompt,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("deploys: Deploys run from the release branch on Fridays");
+  });
+
+  it("without --server, recalls from its own store only", async () => {
+    const result = await local.run(["hook", "prompt", ...AMPLE], { input: deployPrompt });
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("falls back to its own store when no server listens", async () => {
+    const alone = new Workspace("\n[server]\nport = 9\n");
+    try {
+      await alone.run(["store", "The project uses pnpm workspaces and turbo", "-k", "tooling"]);
+      const result = await alone.run(["hook", "prompt", "--server", ...AMPLE], { input: PROMPT });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("tooling: The project uses pnpm workspaces and turbo");
+    } finally {
+      alone.remove();
+    }
   });
 });
 

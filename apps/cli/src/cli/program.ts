@@ -303,6 +303,7 @@ export function buildProgram(output: Output, state: RunState): Command {
     .option("--remove", "take memory's hooks out again (other hooks are kept)")
     .option("--print", "print the resulting file instead of writing it")
     .option("--command <program>", "how the hooks run memory (default: memory, on the PATH)")
+    .option("--server", "claude-code: the prompt hook asks the running `memory serve` first")
     .action(action(() => import("../commands/hooks/hooks-install.js")));
 
   program
@@ -312,6 +313,7 @@ export function buildProgram(output: Output, state: RunState): Command {
     )
     .option("--budget-ms <ms>", "give up after this long (default 1500; stop 10000)", parsePositive)
     .option("-n, --namespace <name>", "namespace (default: default)")
+    .option("--server", "prompt: ask the running `memory serve` ([server] host/port) first")
     .addOption(new Option("--in-process", "run the work here, without the watchdog").hideHelp())
     .action(action(() => import("../commands/hooks/hook.js")));
 

@@ -23,13 +23,13 @@ export type ClaudeSettings = Record<string, unknown> & {
 };
 
 /** `memory hook prompt`, with the program the user runs memory as (default `memory`). */
-export function hookCommandLine(program: string, event: HookEvent): string {
-  return `${program} hook ${event}`;
+export function hookCommandLine(program: string, event: HookEvent, server = false): string {
+  return `${program} hook ${event}${server && event === "prompt" ? " --server" : ""}`;
 }
 
-/** A hook this tool wrote, whatever program path it was written with. */
+/** A hook this tool wrote, whatever program path and options it was written with. */
 function isOurs(hook: CommandHook, event: HookEvent): boolean {
-  return typeof hook.command === "string" && hook.command.endsWith(` hook ${event}`);
+  return typeof hook.command === "string" && new RegExp(` hook ${event}( |$)`).test(hook.command);
 }
 
 /**
@@ -59,14 +59,18 @@ export function removeMemoryHooks(settings: ClaudeSettings): ClaudeSettings {
  * host's `timeout` (seconds) is the hook's budget plus a margin, so Claude Code never kills a
  * hook that is within its budget.
  */
-export function addMemoryHooks(settings: ClaudeSettings, program: string): ClaudeSettings {
+export function addMemoryHooks(
+  settings: ClaudeSettings,
+  program: string,
+  server = false,
+): ClaudeSettings {
   const cleaned = removeMemoryHooks(settings);
   const hooks = { ...(cleaned.hooks ?? {}) };
   for (const [name, event] of Object.entries(CLAUDE_CODE_EVENTS)) {
     const timeout = Math.ceil(HOOK_BUDGETS_MS[event] / 1000) + 3;
     hooks[name] = [
       ...(hooks[name] ?? []),
-      { hooks: [{ type: "command", command: hookCommandLine(program, event), timeout }] },
+      { hooks: [{ type: "command", command: hookCommandLine(program, event, server), timeout }] },
     ];
   }
   return { ...cleaned, hooks };

@@ -13,10 +13,15 @@ import {
   sessionStartContext,
 } from "./hook-events.js";
 import { parseHookPayload } from "./hook-payload.js";
+import { contextFromServer } from "./server-context.js";
+
+/** How long `--server` waits for the server before recalling from the store itself. */
+const SERVER_WAIT_MS = 700;
 
 interface HookOptions {
   budgetMs?: number;
   namespace?: string;
+  server?: boolean;
   inProcess?: boolean;
 }
 
@@ -31,8 +36,8 @@ const hookCommand: CommandHandler = async (context, args, options) => {
   if (!HOOK_EVENTS.includes(event as HookEvent)) {
     throw new UsageError(`unknown hook event ${event}: expected ${HOOK_EVENTS.join(", ")}`);
   }
-  const { budgetMs, namespace, inProcess } = options as HookOptions;
-  if (inProcess) return runInProcess(context, event as HookEvent, argument, namespace);
+  const { budgetMs, namespace, server, inProcess } = options as HookOptions;
+  if (inProcess) return runInProcess(context, event as HookEvent, argument, { namespace, server });
 
   const childArgs = [
     ...(context.globals.config === undefined ? [] : ["--config", context.globals.config]),
@@ -40,6 +45,7 @@ const hookCommand: CommandHandler = async (context, args, options) => {
     event,
     ...(argument === undefined ? [] : [argument]),
     ...(namespace === undefined ? [] : ["--namespace", namespace]),
+    ...(server ? ["--server"] : []),
   ];
   const output = await runFailOpen({
     args: childArgs,
@@ -60,10 +66,22 @@ async function runInProcess(
   context: CommandContext,
   event: HookEvent,
   argument: string | undefined,
-  namespace: string | undefined,
+  { namespace, server }: Pick<HookOptions, "namespace" | "server">,
 ): Promise<void> {
   const payload = event === "codex-notify" ? {} : parseHookPayload(await readStdin());
-  const { config } = context.config();
+  const { config, location } = context.config();
+  if (server && event === "prompt" && (payload.prompt ?? "").trim() !== "") {
+    // The watchdog (parent) bounds the whole run; this only stops a hung request from using all
+    // of it, so the keyword-only fallback below still has time.
+    const answer = await contextFromServer(
+      config,
+      location.file,
+      payload.prompt ?? "",
+      namespace,
+      AbortSignal.timeout(SERVER_WAIT_MS),
+    );
+    if (answer !== undefined) return printBlock(context, answer);
+  }
   // Keyword-only: loading the embedding model (about a second for `local`) would eat the budget.
   // Entries saved here get their vectors later (`memory backfill`, or the server's worker).
   const { memory } = await context.open("none");
@@ -83,6 +101,10 @@ async function runInProcess(
       text = await saveCodexTurn(work, parseCodexNotification(argument ?? ""));
       break;
   }
+  await printBlock(context, text);
+}
+
+async function printBlock(context: CommandContext, text: string): Promise<void> {
   if (text !== "") await context.output.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 

@@ -15,6 +15,7 @@ interface InstallOptions {
   remove?: boolean;
   print?: boolean;
   command?: string;
+  server?: boolean;
 }
 
 /**
@@ -24,7 +25,7 @@ interface InstallOptions {
  */
 const hooksInstall: CommandHandler = async (context, args, options) => {
   const [agent] = args as [string];
-  const { project, user, remove, print, command = "memory" } = options as InstallOptions;
+  const { project, user, remove, print, server, command = "memory" } = options as InstallOptions;
   if (project && user) throw new UsageError("--project and --user exclude each other");
   if (command.trim() === "") throw new UsageError("--command must not be empty");
 
@@ -36,7 +37,7 @@ const hooksInstall: CommandHandler = async (context, args, options) => {
       : path.join(process.cwd(), ".claude", "settings.json");
     update = (text) => {
       const settings = parseSettings(text, file);
-      const next = remove ? removeMemoryHooks(settings) : addMemoryHooks(settings, command);
+      const next = remove ? removeMemoryHooks(settings) : addMemoryHooks(settings, command, server);
       return `${JSON.stringify(next, null, 2)}\n`;
     };
   } else if (agent === "codex") {
