@@ -75,6 +75,16 @@ describe("memory hooks install claude-code", () => {
     expect(settings()).toEqual(original);
   });
 
+  it("--server makes the prompt hook ask the server; reinstalling without it switches back", async () => {
+    await ws.run(["hooks", "install", "claude-code", "--server"]);
+    const prompt = () => settings().hooks?.UserPromptSubmit?.flatMap((group) => group.hooks);
+    expect(prompt()).toEqual([
+      { type: "command", command: "memory hook prompt --server", timeout: 5 },
+    ]);
+    await ws.run(["hooks", "install", "claude-code"]);
+    expect(prompt()).toEqual([{ type: "command", command: "memory hook prompt", timeout: 5 }]);
+  });
+
   it("--print shows the resulting settings and writes nothing", async () => {
     const result = await ws.run(["hooks", "install", "claude-code", "--print"]);
     expect(result.code).toBe(0);
