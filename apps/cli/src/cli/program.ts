@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { HOOK_EVENTS } from "../commands/hooks/hook-budgets.js";
 import { MCP_CLIENTS } from "../commands/mcp/mcp-clients.js";
 import type { Output } from "../output/output.js";
 import { VERSION } from "../version.js";
@@ -292,6 +293,29 @@ export function buildProgram(output: Output, state: RunState): Command {
     .option("--token <token>", "with --http: the bearer token to print (printed as given)")
     .option("--show-token", "with --http: print the configured token instead of a reference")
     .action(action(() => import("../commands/mcp.js")));
+
+  const hooks = program.command("hooks").description("coding-agent hooks (Claude Code, Codex)");
+  hooks
+    .command("install <agent>")
+    .description("write memory's hooks into claude-code's settings or codex's config (idempotent)")
+    .option("--project", "claude-code: ./.claude/settings.json (the default)")
+    .option("--user", "claude-code: ~/.claude/settings.json; codex: ~/.codex/config.toml")
+    .option("--remove", "take memory's hooks out again (other hooks are kept)")
+    .option("--print", "print the resulting file instead of writing it")
+    .option("--command <program>", "how the hooks run memory (default: memory, on the PATH)")
+    .option("--server", "claude-code: the prompt hook asks the running `memory serve` first")
+    .action(action(() => import("../commands/hooks/hooks-install.js")));
+
+  program
+    .command("hook <event> [notification]")
+    .description(
+      `what an agent's hook runs (${HOOK_EVENTS.join(", ")}): reads its JSON on stdin; fails open (prints nothing, exit 0)`,
+    )
+    .option("--budget-ms <ms>", "give up after this long (default 1500; stop 10000)", parsePositive)
+    .option("-n, --namespace <name>", "namespace (default: default)")
+    .option("--server", "prompt: ask the running `memory serve` ([server] host/port) first")
+    .addOption(new Option("--in-process", "run the work here, without the watchdog").hideHelp())
+    .action(action(() => import("../commands/hooks/hook.js")));
 
   return program;
 }

@@ -77,12 +77,17 @@ export async function loadPackage(
       missing.includes(`'${specifier}'`)
     ) {
       throw new ConfigError(
-        `${purpose} needs the package ${specifier}, which is not installed: run \`pnpm add ${specifier}\` (or npm install ${specifier}).`,
+        `${purpose} needs the package ${specifier}, which is not installed. @memory packages are not on the public npm registry: install its tarball next to @memory/api (\`npm install ./${tarballName(specifier)}-<version>.tgz\`; \`pnpm release:pack\` in the @memory repository makes them), or install it from the registry your team publishes @memory to.`,
         { cause: error },
       );
     }
     throw error;
   }
+}
+
+/** `@memory/postgres` -> `memory-postgres`: the file name npm and pnpm give its tarball. */
+function tarballName(specifier: string): string {
+  return specifier.replace(/^@/, "").replace("/", "-");
 }
 
 /** Loads the configured backend package (`@memory/<backend>`); not for `backend = "none"`. */

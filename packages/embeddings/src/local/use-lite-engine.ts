@@ -1,6 +1,6 @@
 import { EmbeddingError } from "@memory/api";
 import { chunk } from "../http/batching.js";
-import { importOptional } from "../http/optional-import.js";
+import { SentencePieceTokenizer } from "./sentence-piece-tokenizer.js";
 import { type TfRuntime, tfjsRuntime } from "./tfjs-runtime.js";
 import {
   LOCAL_DEFAULTS,
@@ -10,13 +10,10 @@ import {
 import { loadUseModel, useModelDir } from "./use-model-files.js";
 
 type GraphModel = Awaited<ReturnType<typeof loadUseModel>>["model"];
-interface Tokenizer {
-  encode(input: string): number[];
-}
 interface Loaded {
   runtime: TfRuntime;
   model: GraphModel;
-  tokenizer: Tokenizer;
+  tokenizer: SentencePieceTokenizer;
 }
 
 /** One model run's row: a window of token ids belonging to text `owner`. */
@@ -82,13 +79,7 @@ export class UseLiteEngine {
     const dir = useModelDir(this.settings.modelDir);
     const runtime = await tfjsRuntime();
     const { model, vocabulary } = await loadUseModel(runtime, dir);
-    const { Tokenizer } = await importOptional(
-      "@tensorflow-models/universal-sentence-encoder",
-      "The local embedding provider (its SentencePiece tokenizer)",
-      // The tokenizer module alone: the package index would pull in code that fetches from a CDN.
-      () => import("@tensorflow-models/universal-sentence-encoder/dist/tokenizer/index.js"),
-    );
-    return { runtime, model, tokenizer: new Tokenizer(vocabulary) };
+    return { runtime, model, tokenizer: new SentencePieceTokenizer(vocabulary) };
   }
 
   private async embedLoaded(

