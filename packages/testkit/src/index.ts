@@ -1,3 +1,4 @@
+export { InMemoryStore } from "@memory/core";
 export { type ChatReply, type ChatRequest, ChatServer, gate } from "./chat-server.js";
 export type {
   ConformanceGroup,
@@ -42,7 +43,6 @@ export {
   InMemoryMemory,
   type InMemoryMemoryOptions,
 } from "./reference/in-memory-memory.js";
-export { InMemoryStore } from "./reference/in-memory-store.js";
 export { conformanceGroups, runConformanceSuite } from "./run-conformance.js";
 export { gaussian, seededRandom } from "./seeded-random.js";
 export {

@@ -61,12 +61,19 @@ export interface WriteBatch {
    * ever written); never replaces a recorded one (that is `vectors.reset`).
    */
   vectorFingerprint?: string;
+  /**
+   * Imports: an upsert whose given `id` (with `replaceId`) belongs to another `(namespace, key)`
+   * is skipped and listed in `WriteResult.refused` instead of failing the whole batch.
+   */
+  refuseConflictingIds?: boolean;
 }
 
 /** What a write batch did, position by position. */
 export interface WriteResult {
-  /** The stored entries, with the `id` and `createdAt` the driver kept or took. */
-  upserted: MemoryEntry[];
+  /** The stored entries, with the `id` and `createdAt` the driver kept or took (undefined: refused). */
+  upserted: (MemoryEntry | undefined)[];
+  /** Upserts skipped under `refuseConflictingIds`, by position in `upserts`, with the reason. */
+  refused: { index: number; message: string }[];
   /** Whether each supersession found its entry. */
   superseded: boolean[];
   /** Whether each delete found its entry. */

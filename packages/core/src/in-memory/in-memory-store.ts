@@ -1,15 +1,17 @@
 import type { MemoryEntry } from "@memory/api";
 
-/** One stored row of the reference backend. */
+/** One stored row of the in-memory driver. */
 export interface StoredRow {
   entry: MemoryEntry;
   /** The entry's embedding, kept apart so `get` does not return it unless asked. */
   vector?: number[];
+  /** The content the vector was made from (the content-hash guard of deferred embedding). */
+  vectorOf?: string;
 }
 
 /**
- * The shared state behind one or more `InMemoryMemory` instances: two instances over the same
- * store behave like two processes over one database (the concurrency group uses that).
+ * The shared state behind one or more in-memory drivers: two memories over the same store
+ * behave like two processes over one database (the concurrency group uses that).
  */
 export class InMemoryStore {
   readonly rows = new Map<string, StoredRow>();

@@ -1,0 +1,66 @@
+import {
+  type EmbeddingProvider,
+  type EmbeddingWorkerOptions,
+  type RetrievalSettings,
+  resolveRetrievalSettings,
+} from "@memory/api";
+
+/** Options of {@link createMemoryFacade}: what every backend accepts besides its own storage options. */
+export interface MemoryFacadeOptions {
+  /** Embedding provider; without one (or with a 0-dimension one) recall is keyword-only. */
+  embedder?: EmbeddingProvider;
+  /** `[memory]` settings in camelCase over the defaults of memory.toml. */
+  settings?: Partial<RetrievalSettings>;
+  /** `defer_embedding`: store returns before the embedding is computed (if the driver can). Default false. */
+  deferEmbedding?: boolean;
+  /** Texts per provider call for deferred work, backfill and reindex. Default 64. */
+  embeddingBatchSize?: number;
+  /** How long `close()` waits for deferred embeddings before giving up. Default 10 000 ms. */
+  closeTimeoutMs?: number;
+  /** When the driver cannot be opened, behave as the `none` backend (logged loudly) instead of failing. */
+  fallbackToNone?: boolean;
+  /** Where warnings go. Default `console.warn`. */
+  logger?: (message: string) => void;
+  /** Clock for time decay and lease expiry (tests). Default `Date.now`. */
+  now?: () => number;
+  /** When the deferred-embedding worker wakes up by itself, and its sleep (tests inject it). */
+  embeddingWorker?: EmbeddingWorkerOptions;
+}
+
+export interface ResolvedFacadeOptions {
+  embedder: EmbeddingProvider | undefined;
+  settings: RetrievalSettings;
+  deferEmbedding: boolean;
+  embeddingBatchSize: number;
+  closeTimeoutMs: number;
+  fallbackToNone: boolean;
+  logger: (message: string) => void;
+  now: () => number;
+  embeddingWorker: EmbeddingWorkerOptions;
+}
+
+export const FACADE_DEFAULTS = {
+  deferEmbedding: false,
+  embeddingBatchSize: 64,
+  closeTimeoutMs: 10_000,
+  fallbackToNone: false,
+} as const;
+
+/** Applies the defaults; settings are validated here, once, with the error naming the key. */
+export function resolveFacadeOptions(options: MemoryFacadeOptions): ResolvedFacadeOptions {
+  return {
+    // A provider without dimensions (noop) means keyword-only, the same as none.
+    embedder: options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined,
+    settings: resolveRetrievalSettings(options.settings ?? {}),
+    deferEmbedding: options.deferEmbedding ?? FACADE_DEFAULTS.deferEmbedding,
+    embeddingBatchSize: Math.max(
+      1,
+      options.embeddingBatchSize ?? FACADE_DEFAULTS.embeddingBatchSize,
+    ),
+    closeTimeoutMs: options.closeTimeoutMs ?? FACADE_DEFAULTS.closeTimeoutMs,
+    fallbackToNone: options.fallbackToNone ?? FACADE_DEFAULTS.fallbackToNone,
+    logger: options.logger ?? ((message) => console.warn(message)),
+    now: options.now ?? Date.now,
+    embeddingWorker: options.embeddingWorker ?? {},
+  };
+}

@@ -1,0 +1,133 @@
+import {
+  type EntryUpsert,
+  type ImportEntry,
+  type ImportOptions,
+  type ImportRejection,
+  type ImportReport,
+  importStoppedError,
+  MemoryError,
+  normalizeImportEntry,
+  nowIso,
+  validateEmbedding,
+} from "@memory/api";
+import type { FacadeContext } from "./facade-context.js";
+import { embedDocuments } from "./vector-state.js";
+
+/**
+ * Entries per driver write batch. Larger transactions give SQLite's FTS5 fewer, bigger segments
+ * to merge: 1000 -> 5000 measured +15% on the import benchmark.
+ */
+export const IMPORT_BATCH = 5000;
+
+function rejection(index: number, raw: unknown, code: string, message: string): ImportRejection {
+  const key =
+    typeof (raw as ImportEntry | undefined)?.key === "string"
+      ? (raw as ImportEntry).key
+      : undefined;
+  return key === undefined ? { index, code, message } : { index, key, code, message };
+}
+
+/**
+ * The import loop, once for every backend. An invalid entry (a bad field, a wrong vector size, an
+ * id that belongs to another key) is a rejection and the import goes on; a failure of the store
+ * stops it with a typed error that counts what was committed; an abort stops it between batches
+ * and resolves with `interrupted: true`. Each batch is one driver write (all or nothing).
+ */
+export async function importEntries(
+  context: FacadeContext,
+  entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  const report: ImportReport = { imported: 0, rejected: [] };
+  const { embedder } = context.options;
+  const deferred = context.options.deferEmbedding && context.driver.capabilities.deferredEmbedding;
+  let batch: { index: number; raw: unknown; upsert: EntryUpsert }[] = [];
+  let index = 0;
+  const namespaces = new Set<string>();
+  const commit = async () => {
+    const toEmbed = embedder && !deferred ? batch.filter((item) => !item.upsert.vector) : [];
+    const size = context.options.embeddingBatchSize;
+    for (let at = 0; at < toEmbed.length; at += size) {
+      const slice = toEmbed.slice(at, at + size);
+      const vectors = await embedDocuments(
+        context,
+        slice.map((item) => item.upsert.entry.content),
+      );
+      slice.forEach((item, position) => {
+        const vector = vectors[position];
+        if (vector) item.upsert.vector = vector;
+      });
+    }
+    context.assertOpen();
+    let refused: { index: number; message: string }[];
+    try {
+      ({ refused } = await context.driver.write({
+        upserts: batch.map((item) => item.upsert),
+        supersessions: [],
+        deletes: [],
+        refuseConflictingIds: true,
+        ...(embedder ? { vectorFingerprint: embedder.fingerprint } : {}),
+      }));
+    } catch (error) {
+      throw importStoppedError(error, report);
+    }
+    for (const item of batch) namespaces.add(item.upsert.entry.namespace);
+    report.imported += batch.length - refused.length;
+    for (const { index: position, message } of refused) {
+      const item = batch[position]!;
+      report.rejected.push(rejection(item.index, item.raw, "CONFLICT", message));
+    }
+    batch = [];
+    options.onProgress?.({ done: index });
+    if (deferred && embedder) context.worker.signal();
+  };
+  try {
+    for await (const raw of entries) {
+      context.assertOpen();
+      if (options.signal?.aborted) {
+        report.interrupted = true;
+        break;
+      }
+      try {
+        batch.push({ index, raw, upsert: toUpsert(context, raw) });
+      } catch (error) {
+        if (!MemoryError.isInstance(error)) throw error;
+        report.rejected.push(rejection(index, raw, error.code, error.message));
+      }
+      index++;
+      if (batch.length >= IMPORT_BATCH) await commit();
+    }
+    if (batch.length > 0) await commit();
+    else if (index > 0) options.onProgress?.({ done: index });
+  } finally {
+    for (const namespace of namespaces) context.written(namespace);
+  }
+  report.rejected.sort((a, b) => a.index - b.index);
+  return report;
+}
+
+/** One validated import entry as a driver upsert: given id and timestamps win over stored ones. */
+function toUpsert(context: FacadeContext, raw: ImportEntry): EntryUpsert {
+  const entry = normalizeImportEntry(raw);
+  const { embedder } = context.options;
+  if (entry.embedding && embedder) validateEmbedding(entry.embedding, embedder.dimensions);
+  const updatedAt = entry.updatedAt ?? nowIso();
+  const upsert: EntryUpsert = {
+    entry: {
+      id: entry.id ?? crypto.randomUUID(),
+      key: entry.key,
+      content: entry.content,
+      category: entry.category,
+      namespace: entry.namespace,
+      createdAt: entry.createdAt ?? updatedAt,
+      updatedAt,
+    },
+    replaceId: entry.id !== undefined,
+    replaceCreatedAt: entry.createdAt !== undefined,
+  };
+  if (entry.sessionId !== undefined) upsert.entry.sessionId = entry.sessionId;
+  if (entry.importance !== undefined) upsert.entry.importance = entry.importance;
+  if (entry.supersededBy !== undefined) upsert.entry.supersededBy = entry.supersededBy;
+  if (entry.embedding && embedder) upsert.vector = entry.embedding;
+  return upsert;
+}

@@ -1,0 +1,280 @@
+import {
+  type BackfillOptions,
+  type Capabilities,
+  type CountOptions,
+  type DeleteFilter,
+  type DeleteReport,
+  type EmbeddingJobReport,
+  EmbeddingWorker,
+  type ExportFilter,
+  type FlushOptions,
+  type GetOptions,
+  type HealthReport,
+  type ImportEntry,
+  type ImportOptions,
+  type ImportReport,
+  type JobState,
+  type KeyOptions,
+  type Lease,
+  type ListOptions,
+  type Memory,
+  MemoryClosedError,
+  type MemoryDriver,
+  type MemoryEntry,
+  RecallEngine,
+  type RecallOptions,
+  type ReindexOptions,
+  type StoreInput,
+} from "@memory/api";
+import * as deletions from "./deletions.js";
+import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
+import * as reads from "./entry-reads.js";
+import type { FacadeContext, PendingBatchOf } from "./facade-context.js";
+import {
+  type MemoryFacadeOptions,
+  type ResolvedFacadeOptions,
+  resolveFacadeOptions,
+} from "./facade-options.js";
+import { facadeStages } from "./facade-stages.js";
+import { healthReport } from "./health.js";
+import { importEntries } from "./import-entries.js";
+import * as leases from "./lease-operations.js";
+import { NoneDriver } from "./none-driver.js";
+import { storeEntry } from "./store-entry.js";
+import { vectorUnavailable } from "./vector-state.js";
+
+/**
+ * The one implementation of `Memory`, over any `MemoryDriver`. It owns every rule that must be the
+ * same on every backend (see the concerns it delegates to); the driver only stores and finds.
+ * Nothing is opened until the first operation (or `init()`); after `close()` every operation but
+ * `close` fails with `MemoryClosedError`.
+ */
+export class MemoryFacade implements Memory {
+  readonly #options: ResolvedFacadeOptions;
+  #driver: MemoryDriver;
+  #context: FacadeContext | undefined;
+  #opening: Promise<FacadeContext> | undefined;
+  #closed = false;
+
+  constructor(driver: MemoryDriver, options: MemoryFacadeOptions = {}) {
+    this.#driver = driver;
+    this.#options = resolveFacadeOptions(options);
+  }
+
+  /** The driver's name, or `none` after a tolerated open failure (`fallbackToNone`). */
+  get name(): string {
+    return this.#driver.name;
+  }
+
+  get capabilities(): Capabilities {
+    const declared = this.#driver.capabilities;
+    return {
+      ...declared,
+      // Vectors need a provider at run time as well as a driver that can store them.
+      vectorSearch: declared.vectorSearch && this.#options.embedder !== undefined,
+      deferredEmbedding: declared.deferredEmbedding && this.#options.embedder !== undefined,
+    };
+  }
+
+  /** The driver under this facade (for its backend-specific extras). */
+  get driver(): MemoryDriver {
+    return this.#driver;
+  }
+
+  /** Opens the driver once; every operation awaits it. */
+  async init(): Promise<void> {
+    await this.#ready();
+  }
+
+  #ready(): Promise<FacadeContext> {
+    if (this.#closed) return Promise.reject(new MemoryClosedError(this.name));
+    if (this.#context) return Promise.resolve(this.#context);
+    this.#opening ??= this.#open().catch((error: unknown) => {
+      this.#opening = undefined;
+      throw error;
+    });
+    return this.#opening;
+  }
+
+  async #open(): Promise<FacadeContext> {
+    const options = this.#options;
+    try {
+      await this.#driver.open({
+        embedder: options.embedder,
+        settings: options.settings,
+        now: options.now,
+        logger: options.logger,
+      });
+    } catch (error) {
+      if (!options.fallbackToNone || this.#closed) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      options.logger(
+        `@memory/${this.#driver.name}: FALLING BACK TO THE NONE BACKEND, NOTHING WILL BE REMEMBERED: ${reason}`,
+      );
+      this.#driver = new NoneDriver(reason);
+    }
+    if (this.#closed) {
+      await this.#driver.close();
+      throw new MemoryClosedError(this.name);
+    }
+    const driver = this.#driver;
+    const isClosed = () => this.#closed;
+    let context: FacadeContext;
+    const unavailable = () => vectorUnavailable(context);
+    const engine = new RecallEngine({
+      settings: options.settings,
+      embedder: options.embedder,
+      now: options.now,
+      stages: facadeStages(() => driver.recallStages, unavailable),
+    });
+    const worker = new EmbeddingWorker<unknown, PendingBatchOf>(
+      pendingSource(() => context, isClosed),
+      options.embeddingWorker,
+    );
+    context = {
+      driver,
+      options,
+      engine,
+      worker,
+      assertOpen: () => {
+        if (this.#closed) throw new MemoryClosedError(this.name);
+      },
+      written: (namespace) => engine.invalidate(namespace),
+    };
+    this.#context = context;
+    // Entries an earlier process left pending (crash, kill, close timeout) are embedded without
+    // `backfill`, once the store has been open for a moment.
+    if (this.#defers()) worker.resume();
+    return context;
+  }
+
+  #defers(): boolean {
+    return this.#options.deferEmbedding && this.capabilities.deferredEmbedding;
+  }
+
+  async #use<T>(body: (context: FacadeContext) => Promise<T>): Promise<T> {
+    const context = await this.#ready();
+    context.assertOpen();
+    return body(context);
+  }
+
+  store(input: StoreInput): Promise<MemoryEntry> {
+    return this.#use((context) => storeEntry(context, input));
+  }
+
+  get(key: string, options: GetOptions = {}): Promise<MemoryEntry | null> {
+    return this.#use((context) => reads.getEntry(context, key, options));
+  }
+
+  recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
+    return this.#use((context) => context.engine.recall(query, options));
+  }
+
+  list(options: ListOptions = {}): Promise<MemoryEntry[]> {
+    return this.#use((context) => reads.listEntries(context, options));
+  }
+
+  count(options: CountOptions = {}): Promise<number> {
+    return this.#use((context) => reads.countEntries(context, options));
+  }
+
+  forget(key: string, options: KeyOptions = {}): Promise<boolean> {
+    return this.#use((context) => deletions.forgetEntry(context, key, options));
+  }
+
+  purgeNamespace(namespace: string): Promise<number> {
+    return this.#use((context) => deletions.purgeNamespace(context, namespace));
+  }
+
+  purgeSession(sessionId: string, options: KeyOptions = {}): Promise<number> {
+    return this.#use((context) => deletions.purgeSession(context, sessionId, options));
+  }
+
+  async *export(filter: ExportFilter = {}): AsyncIterable<MemoryEntry> {
+    yield* reads.exportEntries(await this.#ready(), filter);
+  }
+
+  importEntries(
+    entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+    options: ImportOptions = {},
+  ): Promise<ImportReport> {
+    return this.#use((context) => importEntries(context, entries, options));
+  }
+
+  topCore(limit: number, options: KeyOptions = {}): Promise<MemoryEntry[]> {
+    return this.#use((context) => reads.topCoreEntries(context, limit, options));
+  }
+
+  markSuperseded(oldKey: string, newKey: string, options: KeyOptions = {}): Promise<boolean> {
+    return this.#use((context) => deletions.markSuperseded(context, oldKey, newKey, options));
+  }
+
+  deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    return this.#use((context) => deletions.deleteEntries(context, filter));
+  }
+
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    return this.#use((context) => leases.acquireLease(context, name, holder, ttlMs));
+  }
+
+  releaseLease(lease: Lease): Promise<boolean> {
+    return this.#use((context) => leases.releaseLease(context, lease));
+  }
+
+  getJobState(job: string): Promise<JobState | null> {
+    return this.#use((context) => leases.getJobState(context, job));
+  }
+
+  setJobState(job: string, state: JobState): Promise<void> {
+    return this.#use((context) => leases.setJobState(context, job, state));
+  }
+
+  healthCheck(): Promise<HealthReport> {
+    return this.#use((context) => healthReport(context));
+  }
+
+  reindex(options: ReindexOptions = {}): Promise<EmbeddingJobReport> {
+    return this.#use((context) => reindex(context, options));
+  }
+
+  backfillEmbeddings(options: BackfillOptions = {}): Promise<EmbeddingJobReport> {
+    return this.#use((context) => backfill(context, options));
+  }
+
+  async flush(options: FlushOptions = {}): Promise<void> {
+    if (this.#closed) throw new MemoryClosedError(this.name);
+    await this.#context?.worker.flush(options.timeoutMs ?? 30_000);
+  }
+
+  /** Drains deferred embeddings (up to `closeTimeoutMs`), then closes the driver. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const context = this.#context;
+    if (context) {
+      await context.worker.close(this.#options.closeTimeoutMs, (message) =>
+        this.#options.logger(`@memory/${this.name}: ${message}`),
+      );
+    }
+    if (this.#closed) return;
+    this.#closed = true;
+    // An open in flight sees the closed flag and closes the driver itself (then rejects).
+    if (this.#opening && !this.#context) await this.#opening.catch(() => {});
+    const opened = this.#context;
+    if (opened) {
+      opened.engine.invalidate();
+      await this.#driver.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+/** The `Memory` over `driver`: every backend's public factory is this plus its driver. */
+export function createMemoryFacade(
+  driver: MemoryDriver,
+  options: MemoryFacadeOptions = {},
+): MemoryFacade {
+  return new MemoryFacade(driver, options);
+}

@@ -1,0 +1,115 @@
+import {
+  type ConflictDecision,
+  checkConflicts,
+  conflictCheckApplies,
+  type EntryRecord,
+  type MemoryEntry,
+  normalizeStoreInput,
+  nowIso,
+  RecallEngine,
+  type StoreInput,
+  type Supersession,
+  validateEmbedding,
+  withConflict,
+} from "@memory/api";
+import type { FacadeContext } from "./facade-context.js";
+import { facadeStages } from "./facade-stages.js";
+import { embedDocuments, vectorUnavailable } from "./vector-state.js";
+
+/**
+ * `store`, conflict detection included, as one unit of work: the document is embedded once, the
+ * candidates are found through the engine BEFORE the write (that vector as the query vector), and
+ * the entry plus the supersessions it decides go to the driver as one write batch, so no crash or
+ * concurrent writer can leave the new entry without its supersessions.
+ */
+export async function storeEntry(context: FacadeContext, input: StoreInput): Promise<MemoryEntry> {
+  const { options, driver } = context;
+  const normalized = normalizeStoreInput(input);
+  if (normalized.embedding && options.embedder)
+    validateEmbedding(normalized.embedding, options.embedder.dimensions);
+  const now = nowIso();
+  const record: EntryRecord = {
+    id: crypto.randomUUID(),
+    key: normalized.key,
+    content: normalized.content,
+    category: normalized.category,
+    namespace: normalized.namespace,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (normalized.sessionId !== undefined) record.sessionId = normalized.sessionId;
+  if (normalized.importance !== undefined) record.importance = normalized.importance;
+  const checked = conflictCheckApplies(record as MemoryEntry, options.settings);
+  // Deferred embedding skips the provider at store time, unless the conflict check needs the
+  // vector now anyway (then computing it once here is cheaper than again in the worker).
+  const inline = !options.deferEmbedding || !driver.capabilities.deferredEmbedding || checked;
+  let vector: ArrayLike<number> | undefined = normalized.embedding;
+  if (!vector && inline) [vector] = await embedDocuments(context, [normalized.content]);
+  context.assertOpen();
+  const planned: Supersession[] = [];
+  const decision = checked
+    ? await findConflicts(context, record as MemoryEntry, vector, planned)
+    : undefined;
+  context.assertOpen();
+  const result = await driver.write({
+    upserts: [{ entry: record, ...(vector ? { vector } : {}) }],
+    supersessions: planned,
+    deletes: [],
+    ...(options.embedder ? { vectorFingerprint: options.embedder.fingerprint } : {}),
+  });
+  context.written(record.namespace);
+  if (decision) settleDecision(decision, planned, result.superseded);
+  if (!vector && options.embedder && !inline) context.worker.signal();
+  return withConflict(result.upserted[0]!, decision);
+}
+
+/** Scores the nearest entries (shared rules of @memory/api) and plans the supersessions. */
+async function findConflicts(
+  context: FacadeContext,
+  entry: MemoryEntry,
+  vector: ArrayLike<number> | undefined,
+  planned: Supersession[],
+): Promise<ConflictDecision | undefined> {
+  const { settings } = context.options;
+  // A private engine: no hot cache (the store is about to change), the document vector as the
+  // query vector, never the public `recall` of the memory.
+  const engine = new RecallEngine({
+    settings: { ...settings, recallCacheSize: 0 },
+    embedder: context.options.embedder,
+    now: context.options.now,
+    stages: facadeStages(
+      () => context.driver.recallStages,
+      () => vectorUnavailable(context),
+      { text: entry.content, vector },
+    ),
+  });
+  return checkConflicts(
+    {
+      recall: (query, recallOptions) => engine.recall(query, recallOptions),
+      markSuperseded: async (oldKey, newKey, keyOptions) => {
+        planned.push({
+          namespace: keyOptions?.namespace ?? entry.namespace,
+          key: oldKey,
+          supersededBy: newKey,
+        });
+        return true;
+      },
+    },
+    entry,
+    settings,
+  );
+}
+
+/** A planned supersession whose entry was forgotten before the batch ran did not happen. */
+function settleDecision(
+  decision: ConflictDecision,
+  planned: readonly Supersession[],
+  applied: readonly boolean[],
+): void {
+  planned.forEach((supersession, index) => {
+    if (applied[index]) return;
+    decision.superseded = decision.superseded.filter((key) => key !== supersession.key);
+    const candidate = decision.candidates.find((c) => c.key === supersession.key);
+    if (candidate) candidate.superseded = false;
+  });
+}
