@@ -1,5 +1,5 @@
 import type { EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { ConformanceOptions, FactoryContext } from "./conformance-options.js";
 
 /**
@@ -81,14 +81,18 @@ export function keys(entries: readonly { key: string }[]): string[] {
 }
 
 /**
- * True when the factory passes `context.settings` on to the backend. Probed on a throwaway
+ * Fails the test unless the factory passes `context.settings` on to the backend: every factory
+ * must (a declared group never skips because its setup was ignored). Checked on a throwaway
  * instance with `searchMode: "bm25"`: a recall without a mode then reports mode `bm25`.
  */
-export async function factoryAppliesSettings(instances: {
+export async function expectSettingsApplied(instances: {
   create(embedder?: EmbeddingProvider, settings?: Partial<RetrievalSettings>): Promise<Memory>;
-}): Promise<boolean> {
+}): Promise<void> {
   const memory = await instances.create(undefined, { searchMode: "bm25" });
   await memory.store({ key: "settings-probe", content: "settings probe" });
   const [hit] = await memory.recall("probe");
-  return hit?.explain?.mode === "bm25";
+  expect(
+    hit?.explain?.mode,
+    "the conformance factory must pass context.settings on to the backend",
+  ).toBe("bm25");
 }

@@ -9,18 +9,18 @@ const ON: Partial<RetrievalSettings> = { conflictMode: "combined" };
 /**
  * Conflict detection on store (`conflict_mode`, `conflict_threshold`, `conflict_categories`):
  * the shared implementation of `@memory/api` (`checkConflicts`), which each backend calls at the
- * end of `store`. A factory that does not pass `settings` on, or a backend that does not call
- * it, skips the group (the first store result carries no `conflict` decision).
+ * end of `store`. A factory that does not pass `settings` on, or a backend that does not run
+ * it, fails the group (the first store result must carry a `conflict` decision).
  */
 export function conflictsGroup(options: ConformanceOptions): void {
   describe(`${options.name}: conflicts`, { timeout: options.timeoutMs ?? 60_000 }, () => {
     const instances = useInstances(options);
 
-    /** A store with conflict detection on, or undefined when the backend ignores it. */
+    /** A store with conflict detection on (fails the test when the backend ignores it). */
     const open = async (
       settings: Partial<RetrievalSettings> = ON,
       embedder = true,
-    ): Promise<Memory | undefined> => {
+    ): Promise<Memory> => {
       const memory = await instances.create(
         embedder ? createTestEmbedder({ dimensions: 256 }) : undefined,
         settings,
@@ -30,13 +30,16 @@ export function conflictsGroup(options: ConformanceOptions): void {
         content: "probe entry",
         namespace: "probe",
       });
-      if (probe.conflict === undefined) return undefined;
+      // Every backend runs conflict detection inside store (the facade of @memory/core does).
+      expect(
+        probe.conflict,
+        "store with conflictMode on must return its conflict decision",
+      ).toBeDefined();
       return memory;
     };
 
-    it("supersedes the older entry when a newer one contradicts it, and says so in the store result", async (context) => {
+    it("supersedes the older entry when a newer one contradicts it, and says so in the store result", async () => {
       const memory = await open();
-      if (!memory) return context.skip();
       await memory.store({ key: "diet-1", content: "The user is vegetarian" });
       const newer = await memory.store({ key: "diet-2", content: "The user is not vegetarian" });
       expect(newer.conflict).toMatchObject({ mode: "combined", superseded: ["diet-1"] });
@@ -54,9 +57,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(all.find((entry) => entry.key === "diet-1")?.supersededBy).toBe("diet-2");
     });
 
-    it("supersedes an update of the same fact (`now`, `moved`) with the default threshold", async (context) => {
+    it("supersedes an update of the same fact (`now`, `moved`) with the default threshold", async () => {
       const memory = await open();
-      if (!memory) return context.skip();
       await memory.store({ key: "editor-1", content: "The user's favourite editor is Vim" });
       const newer = await memory.store({
         key: "editor-2",
@@ -66,9 +68,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(newer.conflict!.threshold).toBe(0.7);
     });
 
-    it("never supersedes a fact about another person, however alike the sentences", async (context) => {
+    it("never supersedes a fact about another person, however alike the sentences", async () => {
       const memory = await open();
-      if (!memory) return context.skip();
       await memory.store({ key: "bob", content: "Bob lives in Berlin" });
       await memory.store({
         key: "alice-job",
@@ -89,9 +90,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
         expect((await memory.get(key))!.supersededBy).toBeUndefined();
     });
 
-    it("leaves unrelated facts that share words alone", async (context) => {
+    it("leaves unrelated facts that share words alone", async () => {
       const memory = await open();
-      if (!memory) return context.skip();
       await memory.store({ key: "car", content: "The user's car is red" });
       await memory.store({ key: "coffee", content: "The user likes coffee" });
       const bike = await memory.store({ key: "bike", content: "The user's bike is red" });
@@ -104,9 +104,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(await memory.count()).toBe(4);
     });
 
-    it("looks only in the same namespace and in the checked categories", async (context) => {
+    it("looks only in the same namespace and in the checked categories", async () => {
       const memory = await open();
-      if (!memory) return context.skip();
       await memory.store({ key: "a", content: "The user is vegetarian", namespace: "other" });
       await memory.store({ key: "log", content: "The user is vegetarian", category: "daily" });
       const core = await memory.store({ key: "b", content: "The user is not vegetarian" });
@@ -123,9 +122,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect((await memory.get("log"))!.supersededBy).toBeUndefined();
     });
 
-    it("checks the categories of conflict_categories", async (context) => {
+    it("checks the categories of conflict_categories", async () => {
       const memory = await open({ ...ON, conflictCategories: "core, preferences" });
-      if (!memory) return context.skip();
       await memory.store({
         key: "p1",
         content: "The user prefers dark mode in the editor",
@@ -139,9 +137,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(newer.conflict!.superseded).toEqual(["p1"]);
     });
 
-    it("does not supersede an entry whose content is the same, nor the key being stored", async (context) => {
+    it("does not supersede an entry whose content is the same, nor the key being stored", async () => {
       const memory = await open();
-      if (!memory) return context.skip();
       await memory.store({ key: "x", content: "The user is vegetarian" });
       const same = await memory.store({ key: "y", content: "The user is vegetarian" });
       expect(same.conflict!.superseded).toEqual([]);
@@ -150,9 +147,8 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect((await memory.get("y"))!.supersededBy).toBeUndefined();
     });
 
-    it("works without an embedder (the combined score falls back to Jaccard)", async (context) => {
+    it("works without an embedder (the combined score falls back to Jaccard)", async () => {
       const memory = await open(ON, false);
-      if (!memory) return context.skip();
       await memory.store({ key: "t1", content: "The team uses tabs for indentation" });
       const newer = await memory.store({
         key: "t2",

@@ -1,7 +1,7 @@
 import type { Memory, MemoryEntry, RetrievalSettings } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
-import { factoryAppliesSettings, keys, useInstances } from "../fixture.js";
+import { expectSettingsApplied, keys, useInstances } from "../fixture.js";
 import { createTestEmbedder } from "../test-embedder.js";
 
 const LATTE_ENTRIES = [
@@ -34,7 +34,7 @@ export function earlyReturnGroup(options: ConformanceOptions): void {
     ): Promise<Memory | undefined> => {
       const memory = await instances.create(createTestEmbedder(), settings);
       if (!memory.capabilities.vectorSearch) return undefined;
-      if (settings && !(await factoryAppliesSettings(instances))) return undefined;
+      if (settings) await expectSettingsApplied(instances);
       for (const entry of [...LATTE_ENTRIES.slice(0, latte), ESPRESSO, ...OTHERS])
         await memory.store({ ...entry, category: "core" });
       await memory.flush();
