@@ -54,12 +54,13 @@ for (const [name, lucid] of variants) {
     createShared: async () => {
       const path = join(tempDir(), "brain.db");
       return {
-        open: async ({ embedder, now }) =>
+        open: async ({ embedder, settings, now }) =>
           createLucidMemory({
             ...lucid,
             logger: () => {},
             sqlite: {
               path,
+              ...settings,
               ...(embedder ? { embedder } : {}),
               ...(now ? { now } : {}),
               logger: () => {},
