@@ -12,6 +12,8 @@ export interface FacadeContext {
   readonly engine: RecallEngine;
   /** The deferred-embedding worker (also holds the last embedding error for healthCheck). */
   readonly worker: EmbeddingWorker<unknown, PendingBatchOf>;
+  /** Whether stores leave embedding to the background worker (`defer_embedding`, honoured). */
+  readonly defers: boolean;
   /** Throws MemoryClosedError once `close()` ran: long operations call it between awaits. */
   assertOpen(): void;
   /** Drops cached recalls after a write (one namespace, or every one). */

@@ -19,7 +19,12 @@ export async function healthReport(context: FacadeContext): Promise<HealthReport
   if (stored !== undefined) vector.storedFingerprint = stored;
   if (reason !== undefined) vector.reason = reason;
   const writable = driverHealth.storage?.writable ?? true;
-  const details: Record<string, unknown> = { ...driverHealth.details };
+  const details: Record<string, unknown> = {
+    ...driverHealth.details,
+    // Entries whose content the deferred-embedding worker holds: at most one batch.
+    queuedEmbeddings: worker.pending,
+    embeddingWorker: context.defers ? worker.state : "off",
+  };
   if (worker.lastError !== undefined) {
     details.lastEmbeddingError =
       worker.lastError instanceof Error ? worker.lastError.message : String(worker.lastError);

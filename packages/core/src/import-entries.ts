@@ -8,10 +8,9 @@ import {
   MemoryError,
   normalizeImportEntry,
   nowIso,
-  validateEmbedding,
 } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
-import { embedDocuments } from "./vector-state.js";
+import { embedDocuments, givenVector } from "./vector-state.js";
 
 /**
  * Entries per driver write batch. Larger transactions give SQLite's FTS5 fewer, bigger segments
@@ -40,7 +39,7 @@ export async function importEntries(
 ): Promise<ImportReport> {
   const report: ImportReport = { imported: 0, rejected: [] };
   const { embedder } = context.options;
-  const deferred = context.options.deferEmbedding && context.driver.capabilities.deferredEmbedding;
+  const deferred = context.defers;
   let batch: { index: number; raw: unknown; upsert: EntryUpsert }[] = [];
   let index = 0;
   const namespaces = new Set<string>();
@@ -59,7 +58,7 @@ export async function importEntries(
       });
     }
     context.assertOpen();
-    let refused: { index: number; message: string }[];
+    let refused: { index: number; code: string; message: string }[];
     try {
       ({ refused } = await context.driver.write({
         upserts: batch.map((item) => item.upsert),
@@ -73,9 +72,9 @@ export async function importEntries(
     }
     for (const item of batch) namespaces.add(item.upsert.entry.namespace);
     report.imported += batch.length - refused.length;
-    for (const { index: position, message } of refused) {
+    for (const { index: position, code, message } of refused) {
       const item = batch[position]!;
-      report.rejected.push(rejection(item.index, item.raw, "CONFLICT", message));
+      report.rejected.push(rejection(item.index, item.raw, code, message));
     }
     batch = [];
     options.onProgress?.({ done: index });
@@ -109,8 +108,6 @@ export async function importEntries(
 /** One validated import entry as a driver upsert: given id and timestamps win over stored ones. */
 function toUpsert(context: FacadeContext, raw: ImportEntry): EntryUpsert {
   const entry = normalizeImportEntry(raw);
-  const { embedder } = context.options;
-  if (entry.embedding && embedder) validateEmbedding(entry.embedding, embedder.dimensions);
   const updatedAt = entry.updatedAt ?? nowIso();
   const upsert: EntryUpsert = {
     entry: {
@@ -128,6 +125,7 @@ function toUpsert(context: FacadeContext, raw: ImportEntry): EntryUpsert {
   if (entry.sessionId !== undefined) upsert.entry.sessionId = entry.sessionId;
   if (entry.importance !== undefined) upsert.entry.importance = entry.importance;
   if (entry.supersededBy !== undefined) upsert.entry.supersededBy = entry.supersededBy;
-  if (entry.embedding && embedder) upsert.vector = entry.embedding;
+  const vector = givenVector(context, entry.embedding);
+  if (vector) upsert.vector = vector;
   return upsert;
 }

@@ -136,6 +136,7 @@ export class MemoryFacade implements Memory {
       options,
       engine,
       worker,
+      defers: this.#defers(),
       assertOpen: () => {
         if (this.#closed) throw new MemoryClosedError(this.name);
       },
@@ -144,7 +145,7 @@ export class MemoryFacade implements Memory {
     this.#context = context;
     // Entries an earlier process left pending (crash, kill, close timeout) are embedded without
     // `backfill`, once the store has been open for a moment.
-    if (this.#defers()) worker.resume();
+    if (context.defers) worker.resume();
     return context;
   }
 

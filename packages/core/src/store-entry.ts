@@ -9,12 +9,11 @@ import {
   RecallEngine,
   type StoreInput,
   type Supersession,
-  validateEmbedding,
   withConflict,
 } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
-import { embedDocuments, vectorUnavailable } from "./vector-state.js";
+import { embedDocuments, givenVector, vectorUnavailable } from "./vector-state.js";
 
 /**
  * `store`, conflict detection included, as one unit of work: the document is embedded once, the
@@ -25,8 +24,7 @@ import { embedDocuments, vectorUnavailable } from "./vector-state.js";
 export async function storeEntry(context: FacadeContext, input: StoreInput): Promise<MemoryEntry> {
   const { options, driver } = context;
   const normalized = normalizeStoreInput(input);
-  if (normalized.embedding && options.embedder)
-    validateEmbedding(normalized.embedding, options.embedder.dimensions);
+  const given = givenVector(context, normalized.embedding);
   const now = nowIso();
   const record: EntryRecord = {
     id: crypto.randomUUID(),
@@ -42,8 +40,8 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   const checked = conflictCheckApplies(record as MemoryEntry, options.settings);
   // Deferred embedding skips the provider at store time, unless the conflict check needs the
   // vector now anyway (then computing it once here is cheaper than again in the worker).
-  const inline = !options.deferEmbedding || !driver.capabilities.deferredEmbedding || checked;
-  let vector: ArrayLike<number> | undefined = normalized.embedding;
+  const inline = !context.defers || checked;
+  let vector: ArrayLike<number> | undefined = given;
   if (!vector && inline) [vector] = await embedDocuments(context, [normalized.content]);
   context.assertOpen();
   const planned: Supersession[] = [];

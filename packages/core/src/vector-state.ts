@@ -1,4 +1,4 @@
-import { validateEmbedding } from "@memory/api";
+import { EmbeddingError, type EmbeddingProvider, validateEmbedding } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
 
 /**
@@ -8,10 +8,11 @@ import type { FacadeContext } from "./facade-context.js";
  */
 export async function vectorUnavailable(context: FacadeContext): Promise<string | undefined> {
   const { embedder } = context.options;
-  if (!embedder) return "no embedding provider is configured (keyword-only recall)";
+  if (!embedder)
+    return "no embedding provider is configured: recall is keyword-only (set embedding_provider to enable vector recall)";
   const stored = await context.driver.vectors.fingerprint();
   if (stored !== undefined && stored !== embedder.fingerprint) {
-    return `stored vectors were made by ${stored} but the provider is ${embedder.fingerprint}; run reindex`;
+    return `stored vectors were made by ${stored} but the provider is ${embedder.fingerprint}: recall is keyword-only until reindex() (memory reindex) re-embeds every entry`;
   }
   return undefined;
 }
@@ -53,17 +54,13 @@ export async function embedThrough(
     cached[index] ? Array.from(cached[index]) : [],
   );
   if (missing.length > 0) {
-    const fresh = await embedder.embed(
+    const fresh = await callProvider(
+      embedder,
       missing.map((item) => item.text),
-      { purpose: "document", ...(signal ? { signal } : {}) },
+      signal,
     );
-    if (fresh.length !== missing.length) {
-      throw new Error(
-        `the embedding provider returned ${fresh.length} vectors for ${missing.length} texts`,
-      );
-    }
     missing.forEach((item, at) => {
-      vectors[item.index] = validateEmbedding(fresh[at], embedder.dimensions);
+      vectors[item.index] = fresh[at]!;
     });
     await cache?.save(
       missing.map((item) => ({ text: item.text, vector: vectors[item.index]! })),
@@ -71,4 +68,50 @@ export async function embedThrough(
     );
   }
   return vectors;
+}
+
+/**
+ * A vector the caller gave with its entry, checked against the provider's size. Without a
+ * provider it goes to the driver as it is: the driver keeps one vector size per store.
+ */
+export function givenVector(
+  context: FacadeContext,
+  embedding: number[] | undefined,
+): number[] | undefined {
+  if (!embedding) return undefined;
+  const { embedder } = context.options;
+  if (embedder) validateEmbedding(embedding, embedder.dimensions);
+  return embedding;
+}
+
+/** One provider call for documents; a failure or a malformed answer is an `EmbeddingError`. */
+async function callProvider(
+  embedder: EmbeddingProvider,
+  texts: string[],
+  signal: AbortSignal | undefined,
+): Promise<number[][]> {
+  let fresh: number[][];
+  try {
+    fresh = await embedder.embed(texts, { purpose: "document", ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new EmbeddingError(
+      `The embedding provider ${embedder.fingerprint} failed: ${error instanceof Error ? error.message : String(error)}. The entry is kept and will be embedded by backfillEmbeddings().`,
+      { cause: error },
+    );
+  }
+  if (
+    fresh.length !== texts.length ||
+    fresh.some((vector) => vector.length !== embedder.dimensions)
+  ) {
+    throw new EmbeddingError(
+      `The embedding provider ${embedder.fingerprint} returned vectors of the wrong count or size (expected ${texts.length} x ${embedder.dimensions}).`,
+    );
+  }
+  if (fresh.some((vector) => !vector.every(Number.isFinite))) {
+    throw new EmbeddingError(
+      `The embedding provider ${embedder.fingerprint} returned NaN or Infinity; nothing was stored from it (the entry keeps working for keyword recall and is embedded by backfillEmbeddings() once the provider is fixed).`,
+    );
+  }
+  return fresh;
 }

@@ -1,19 +1,22 @@
-import { type DeleteFilter, type DeleteReport, normalizeDeleteFilter } from "@memory/api";
+import type { DeleteReport, DeleteWhere } from "@memory/api";
 import type { Opened } from "./opened-store.js";
 
 /**
- * `Memory.deleteEntries`. The retention floor ranks every entry of a (namespace, category) in
+ * The driver's `deleteWhere` (`deleteEntries`, `purgeNamespace`, `purgeSession`). The retention floor ranks every entry of a (namespace, category) in
  * scope, whatever the age and supersession conditions, so the window runs before them. The
  * report and the DELETE run in one IMMEDIATE transaction, so they agree even with writers in
  * other processes.
  */
-export function deleteMatchingEntries(opened: Opened, filter: DeleteFilter): DeleteReport {
-  const normalized = normalizeDeleteFilter(filter);
+export function deleteMatchingEntries(opened: Opened, normalized: DeleteWhere): DeleteReport {
   const scope: string[] = [];
   const scopeParams: unknown[] = [];
   if (normalized.namespace !== undefined) {
     scope.push("namespace = ?");
     scopeParams.push(normalized.namespace);
+  }
+  if (normalized.sessionId !== undefined) {
+    scope.push("session_id = ?");
+    scopeParams.push(normalized.sessionId);
   }
   if (normalized.categories !== undefined) {
     scope.push("category IN (SELECT value FROM json_each(?))");
@@ -56,10 +59,7 @@ export function deleteMatchingEntries(opened: Opened, filter: DeleteFilter): Del
       return { rows, doomed };
     })
     .immediate();
-  if (doomed.length > 0) {
-    opened.vectors.removed(doomed.map((row) => row.doc_id));
-    opened.invalidate(normalized.namespace);
-  }
+  if (doomed.length > 0) opened.vectors.removed(doomed.map((row) => row.doc_id));
   const report: DeleteReport = { deleted: 0, byCategory: {} };
   for (const row of rows) {
     report.byCategory[row.category] = { eligible: row.eligible, deleted: row.deleted };

@@ -4,6 +4,7 @@ export {
   sqliteDatabasePath,
   sqliteOptionsFromConfig,
 } from "./create-memory-from-config.js";
+export { SqliteDriver, type SqliteDriverOptions } from "./sqlite-driver.js";
 export { createSqliteMemory, SqliteMemory } from "./sqlite-memory.js";
 export {
   type ResolvedSqliteOptions,

@@ -1,13 +1,4 @@
-import {
-  type JobState,
-  type Lease,
-  leaseFromRow,
-  nowIso,
-  serializeJobState,
-  validateLease,
-  validateLeaseName,
-  validateLeaseTtl,
-} from "@memory/api";
+import { type DriverLeases, type Lease, leaseFromRow, nowIso } from "@memory/api";
 import type { Opened } from "./opened-store.js";
 
 interface LeaseRow {
@@ -32,46 +23,39 @@ ON CONFLICT (name) DO UPDATE SET
 WHERE leases.expires_at <= ? OR leases.holder = excluded.holder
 RETURNING name, holder, token, expires_at`;
 
-export function acquireLease(
-  opened: Opened,
-  now: () => number,
-  name: string,
-  holder: string,
-  ttlMs: number,
-): Lease | null {
-  const leaseName = validateLeaseName(name);
-  const leaseHolder = validateLeaseName(holder, "lease holder");
-  const ttl = validateLeaseTtl(ttlMs);
-  const time = now();
-  const row = opened.statements.get(ACQUIRE).get(leaseName, leaseHolder, time + ttl, time, time) as
-    | LeaseRow
-    | undefined;
-  return row ? leaseFromRow({ ...row, expiresAtMs: row.expires_at }) : null;
-}
-
-/** Expires the lease (the row stays so the token keeps counting) only for its current holder. */
-export function releaseLease(opened: Opened, lease: Lease): boolean {
-  const { name, holder, token } = validateLease(lease);
-  const result = opened.statements
-    .get("UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?")
-    .run(name, holder, token);
-  return result.changes > 0;
-}
-
-export function getJobState(opened: Opened, job: string): JobState | null {
-  const row = opened.statements
-    .get("SELECT state FROM job_state WHERE job = ?")
-    .get(validateLeaseName(job, "job name")) as { state: string } | undefined;
-  return row ? (JSON.parse(row.state) as JobState) : null;
-}
-
-export function setJobState(opened: Opened, job: string, state: JobState): void {
-  const name = validateLeaseName(job, "job name");
-  const text = serializeJobState(state);
-  opened.statements
-    .get(
-      `INSERT INTO job_state (job, state, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (job) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
-    )
-    .run(name, text, nowIso());
+/** Leases and job state in the `leases` and `job_state` tables, shared by every process. */
+export function sqliteLeases(run: <T>(body: (opened: Opened) => T) => Promise<T>): DriverLeases {
+  return {
+    acquire: (name, holder, ttlMs, nowMs) =>
+      run((opened): Lease | null => {
+        const row = opened.statements.get(ACQUIRE).get(name, holder, nowMs + ttlMs, nowMs, nowMs) as
+          | LeaseRow
+          | undefined;
+        return row ? leaseFromRow({ ...row, expiresAtMs: row.expires_at }) : null;
+      }),
+    // Expired, not deleted: the row stays so the token keeps counting.
+    release: ({ name, holder, token }) =>
+      run(
+        (opened) =>
+          opened.statements
+            .get("UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND token = ?")
+            .run(name, holder, token).changes > 0,
+      ),
+    readJobState: (job) =>
+      run((opened) => {
+        const row = opened.statements.get("SELECT state FROM job_state WHERE job = ?").get(job) as
+          | { state: string }
+          | undefined;
+        return row?.state ?? null;
+      }),
+    writeJobState: (job, json) =>
+      run((opened) => {
+        opened.statements
+          .get(
+            `INSERT INTO job_state (job, state, updated_at) VALUES (?, ?, ?)
+             ON CONFLICT (job) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+          )
+          .run(job, json, nowIso());
+      }),
+  };
 }

@@ -62,8 +62,9 @@ export interface WriteBatch {
    */
   vectorFingerprint?: string;
   /**
-   * Imports: an upsert whose given `id` (with `replaceId`) belongs to another `(namespace, key)`
-   * is skipped and listed in `WriteResult.refused` instead of failing the whole batch.
+   * Imports: an upsert the store refuses on its own account (its given `id` belongs to another
+   * `(namespace, key)`; its vector has another size than the stored ones) is skipped and listed
+   * in `WriteResult.refused` instead of failing the whole batch.
    */
   refuseConflictingIds?: boolean;
 }
@@ -72,8 +73,8 @@ export interface WriteBatch {
 export interface WriteResult {
   /** The stored entries, with the `id` and `createdAt` the driver kept or took (undefined: refused). */
   upserted: (MemoryEntry | undefined)[];
-  /** Upserts skipped under `refuseConflictingIds`, by position in `upserts`, with the reason. */
-  refused: { index: number; message: string }[];
+  /** Upserts skipped under `refuseConflictingIds`, by position in `upserts`, with a code and the reason. */
+  refused: { index: number; code: string; message: string }[];
   /** Whether each supersession found its entry. */
   superseded: boolean[];
   /** Whether each delete found its entry. */

@@ -105,6 +105,7 @@ export class InMemoryDriver implements MemoryDriver {
           result.upserted.push(undefined);
           result.refused.push({
             index,
+            code: "CONFLICT",
             message: `id ${upsert.entry.id} already belongs to another entry; import it without an id, or under that entry's key.`,
           });
           continue;
