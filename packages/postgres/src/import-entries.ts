@@ -162,9 +162,17 @@ function batchStatement(
     )`);
   }
   if (context.staleVectors) {
+    // Matched on the stored row's id as it was before this statement: when the import gives an
+    // existing key another id, ON UPDATE CASCADE moves its old vector to the new id only at the
+    // end of the statement, where it would collide with the vector inserted above (a duplicate
+    // memory_vectors_pkey) or, without a new vector, carry a stale one. So the old vector goes
+    // when a new one replaces it under another id, or when the content changed without one.
+    const replaced = vector
+      ? "(v.embedding IS NOT NULL AND e.id <> v.id) OR (v.embedding IS NULL AND x.content_hash <> v.content_hash)"
+      : "x.content_hash <> v.content_hash";
     ctes.push(`stale AS (
-      DELETE FROM ${vectors} x USING up JOIN v ON v.namespace = up.namespace AND v.key = up.key
-      WHERE x.memory_id = up.id AND x.content_hash <> up.content_hash ${vector ? "AND v.embedding IS NULL" : ""}
+      DELETE FROM ${vectors} x USING v JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
+      WHERE x.memory_id = e.id AND (${replaced})
     )`);
   }
   return {
