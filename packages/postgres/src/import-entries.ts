@@ -134,8 +134,20 @@ function batchStatement(
   const { memories, vectors } = context.tables;
   const columns =
     "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count";
+  const others = `${columns}${vector ? ", embedding" : ""}`
+    .split(", ")
+    .slice(1)
+    .map((name) => `given.${name}`)
+    .join(", ");
   const ctes = [
-    `v (${columns}${vector ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
+    `given (${columns}${vector ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
+    // Ids are unique per store: an id that belongs to another (namespace, key) is dropped, so
+    // the entry is a copy (an export imported into another namespace) with an id of its own.
+    `v AS (
+      SELECT CASE WHEN taken.id IS NULL THEN given.id END AS id, ${others}
+      FROM given LEFT JOIN ${memories} taken
+        ON taken.id = given.id AND (taken.namespace <> given.namespace OR taken.key <> given.key)
+    )`,
     `up AS (
       INSERT INTO ${memories} AS m
         (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count)
