@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { defaultConfig } from "@memory/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, runMemory, Workspace } from "./helpers/run-memory.js";
 
@@ -276,6 +277,29 @@ describe("memory init and config", () => {
       expect(doctor.checks.find((check) => check.name === "size")?.message).toContain(
         dir.file(".memory/memory/brain.db"),
       );
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("init writes the documented defaults: every key it does not choose equals an empty file's", async () => {
+    const dir = new Workspace();
+    try {
+      expect((await dir.run(["init", "--force"])).code).toBe(0);
+      const shown = json<{ memory: Record<string, { value: unknown; source: string }> }>(
+        await dir.run(["config", "show", "--json"]),
+      );
+      const defaults = defaultConfig().memory as Record<string, unknown>;
+      // What init chooses on purpose (README, `memory init`); data_dir is shown resolved.
+      const chosen = new Set(["embedding_provider", "defer_embedding", "data_dir"]);
+      const written = Object.entries(shown.memory).filter(([, item]) => item.source === "file");
+      expect(written.map(([key]) => key)).toEqual(
+        expect.arrayContaining(["search_mode", "merge_strategy"]),
+      );
+      for (const [key, { value }] of written) {
+        if (!chosen.has(key)) expect({ key, value }).toEqual({ key, value: defaults[key] });
+      }
+      expect(shown.memory.merge_strategy!.value).toBe("weighted");
     } finally {
       dir.remove();
     }
