@@ -130,7 +130,7 @@ export function exportImportGroup(options: ConformanceOptions): void {
       expect(await memory.importEntries(copies)).toEqual({ imported: 2, rejected: [] });
       expect(await collect(memory.export({ namespace: "team" }))).toEqual(originals);
       const copied = await collect(memory.export({ namespace: "copy" }));
-      const byKey = (a: MemoryEntry, b: MemoryEntry) => (a.key < b.key ? -1 : 1);
+      const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
       expect(copied.map(({ id: _id, ...rest }) => rest).sort(byKey)).toEqual(
         originals.map(({ id: _id, ...rest }) => ({ ...rest, namespace: "copy" })).sort(byKey),
       );
