@@ -530,13 +530,28 @@ export class MarkdownMemory implements Memory {
       for (const { entry } of pending)
         if (entry.embedding) embeddings.set(identity(entry.namespace, entry.key), entry.embedding);
       await this.#write((write) => {
+        // Ids are unique per store: who holds each id, built only when an entry brings one.
+        let owners: Map<string, string> | undefined;
+        const ownerOf = (id: string) => {
+          if (!owners) {
+            owners = new Map();
+            for (const row of this.#tree.allEntries())
+              owners.set(row.entry.id, identity(row.entry.namespace, row.entry.key));
+            for (const [owner, entry] of write.puts) owners.set(entry.id, owner);
+          }
+          return owners.get(id);
+        };
         for (const { entry } of pending) {
           const id = identity(entry.namespace, entry.key);
           const existing =
             write.puts.get(id) ?? this.#tree.entries(entry.namespace).get(entry.key)?.entry;
           const now = nowIso();
+          // An id that belongs to another (namespace, key) marks a copy (an export imported
+          // into another namespace): the copy gets an id of its own.
+          const given =
+            entry.id !== undefined && (ownerOf(entry.id) ?? id) === id ? entry.id : undefined;
           const stored: MemoryEntry = {
-            id: existing?.id ?? entry.id ?? crypto.randomUUID(),
+            id: existing?.id ?? given ?? crypto.randomUUID(),
             key: entry.key,
             content: entry.content,
             category: entry.category,
@@ -549,6 +564,7 @@ export class MarkdownMemory implements Memory {
           if (entry.supersededBy !== undefined) stored.supersededBy = entry.supersededBy;
           write.puts.delete(id);
           write.puts.set(id, stored);
+          owners?.set(stored.id, id);
         }
       }, embeddings);
       report.imported += pending.length;

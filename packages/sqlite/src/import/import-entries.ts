@@ -105,6 +105,35 @@ function isEntryError(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT");
 }
 
+// Ids are unique per store, not per namespace.
+const ID_OF_ANOTHER_ENTRY =
+  "SELECT 1 FROM memories WHERE id = ? AND (namespace <> ? OR key <> ?) LIMIT 1";
+
+/**
+ * Upserts with the entry's own id, unless that id belongs to another (namespace, key): then the
+ * entry is a copy (an export imported into another namespace) and gets an id of its own, or
+ * keeps the one it has. Checked only after the UNIQUE violation, so a normal import pays nothing.
+ */
+function upsertImported(opened: Opened, entry: NormalizedImportEntry, updatedAt: string) {
+  const write = (id: string | undefined) =>
+    upsertEntry(opened.statements, entry, {
+      id,
+      createdAt: entry.createdAt ?? updatedAt,
+      updatedAt,
+      supersededBy: entry.supersededBy,
+      language: opened.options.retrieval.textLanguage,
+    });
+  try {
+    return write(entry.id);
+  } catch (error) {
+    const taken =
+      entry.id !== undefined &&
+      opened.statements.get(ID_OF_ANOTHER_ENTRY).get(entry.id, entry.namespace, entry.key);
+    if (!taken) throw error;
+    return write(undefined);
+  }
+}
+
 function importBatch(opened: Opened, batch: Batch): BatchResult {
   const result: BatchResult = { imported: 0, rejected: [], toEmbed: [] };
   const now = nowIso();
@@ -115,13 +144,7 @@ function importBatch(opened: Opened, batch: Batch): BatchResult {
     try {
       const vector = givenVector(opened, entry.embedding);
       const updatedAt = entry.updatedAt ?? now;
-      const row = upsertEntry(opened.statements, entry, {
-        id: entry.id,
-        createdAt: entry.createdAt ?? updatedAt,
-        updatedAt,
-        supersededBy: entry.supersededBy,
-        language: opened.options.retrieval.textLanguage,
-      });
+      const row = upsertImported(opened, entry, updatedAt);
       if (vector) opened.vectors.write(row.doc_id, row.namespace, row.content_hash, vector);
       else if (opened.embedder.usable && !opened.options.deferEmbedding) {
         result.toEmbed.push({

@@ -167,6 +167,13 @@ export class InMemoryMemory implements Memory {
     }
   }
 
+  /** Whether `id` is the id of a stored entry other than the one at `row` (a linear scan: the reference favours plainness). */
+  #idBelongsToAnother(id: string, row: string): boolean {
+    for (const [other, stored] of this.#store.rows)
+      if (stored.entry.id === id && other !== row) return true;
+    return false;
+  }
+
   #written(): void {
     this.#store.version++;
   }
@@ -321,8 +328,12 @@ export class InMemoryMemory implements Memory {
         const id = InMemoryStore.id(entry.namespace, entry.key);
         const existing = this.#store.rows.get(id);
         const now = nowIso();
+        // Ids are unique per store: an id that belongs to another (namespace, key) marks a
+        // copy (an export imported into another namespace), which gets an id of its own.
+        const given =
+          entry.id !== undefined && !this.#idBelongsToAnother(entry.id, id) ? entry.id : undefined;
         const stored: MemoryEntry = {
-          id: existing?.entry.id ?? entry.id ?? crypto.randomUUID(),
+          id: existing?.entry.id ?? given ?? crypto.randomUUID(),
           key: entry.key,
           content: entry.content,
           category: entry.category,
