@@ -3,17 +3,12 @@ import { type CompactEntry, compactEntry, definedFields, entryLine } from "./ent
 import { listInput } from "./input-schemas.js";
 import { type NamespaceScope, withNamespace } from "./memory-tools-options.js";
 import { defineMemoryTool } from "./tool-definition.js";
-
-export const LIST_DESCRIPTION =
-  "List stored memories, newest first, optionally only some categories or one session. Use it to browse what is stored; use memory_recall to search by meaning.";
+import { memoryToolSpec } from "./tool-specs.js";
 
 export function listTool(memory: Memory, scope: NamespaceScope) {
   return defineMemoryTool({
-    name: "memory_list",
-    title: "List memories",
-    description: LIST_DESCRIPTION,
+    ...memoryToolSpec("memory_list"),
     inputSchema: withNamespace(listInput, scope),
-    annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input): Promise<{ text: string; data: { entries: CompactEntry[] } }> {
       const namespace = scope.resolve(input.namespace);
       const entries = (
