@@ -1,40 +1,16 @@
 import { createInMemoryMemory } from "@memory/testkit";
 import {
   ALL_MEMORY_TOOL_NAMES,
+  type AnyMemoryToolName,
   MEMORY_TOOL_NAMES,
   memoryToolDefinitions,
   memoryToolSpec,
 } from "@memory/tools";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMcpServer, FULL_ACCESS, silentLogger } from "../src/index.js";
-import { scriptedChat } from "./mcp-clients.js";
+import { describe, expect, it } from "vitest";
+import { listInProcessTools } from "./mcp-clients.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema, compared field by field
 type Json = Record<string, any>;
-
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-/** The tools the MCP server lists (all eight: it has a chat model), over the official client. */
-async function listedTools() {
-  const server = createMcpServer({
-    memory: createInMemoryMemory(),
-    access: FULL_ACCESS,
-    version: "test",
-    logger: silentLogger,
-    chatModel: scriptedChat,
-  });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "description-test", version: "1.0.0" });
-  await client.connect(clientSide);
-  closers.push(() => client.close());
-  return (await client.listTools()).tools;
-}
 
 /**
  * The words a model reads live once, in @memory/tools: the MCP server shows its specs (with the
@@ -42,10 +18,10 @@ async function listedTools() {
  */
 describe("MCP tool descriptions", () => {
   it("are the shared specs' names, titles, descriptions and annotations", async () => {
-    const tools = await listedTools();
+    const tools = await listInProcessTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...ALL_MEMORY_TOOL_NAMES].sort());
     for (const tool of tools) {
-      const spec = memoryToolSpec(tool.name as (typeof ALL_MEMORY_TOOL_NAMES)[number], {
+      const spec = memoryToolSpec(tool.name as AnyMemoryToolName, {
         boundedResults: true,
       });
       expect(tool.description, tool.name).toBe(spec.description);
@@ -55,7 +31,7 @@ describe("MCP tool descriptions", () => {
   });
 
   it("start with the adapters' words and offer their input fields as they are", async () => {
-    const tools = await listedTools();
+    const tools = await listInProcessTools();
     const shared = memoryToolDefinitions(createInMemoryMemory());
     expect(shared.map((definition) => definition.name)).toEqual([...MEMORY_TOOL_NAMES]);
     for (const definition of shared) {
