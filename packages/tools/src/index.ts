@@ -4,8 +4,10 @@ export {
   categoryInput,
   contextInput,
   forgetInput,
+  LIST_DEFAULT_LIMIT,
   listInput,
   namespaceInput,
+  RECALL_DEFAULT_LIMIT,
   recallInput,
   storeInput,
   TOOL_INPUT_BOUNDS,
@@ -13,7 +15,6 @@ export {
 } from "./input-schemas.js";
 export { memoryToolDefinitions } from "./memory-tool-definitions.js";
 export type { MemoryToolsOptions } from "./memory-tools-options.js";
-export { RECALL_DEFAULT_LIMIT } from "./recall-tool.js";
 export { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "./result-bounds.js";
 export {
   type AnyMemoryToolDefinition,

@@ -21,6 +21,11 @@ export const TOOL_INPUT_BOUNDS = {
   category: 64,
 } as const;
 
+/** Results of recall when the model gives no `limit` (every channel's default). */
+export const RECALL_DEFAULT_LIMIT = 5;
+/** Entries of list when the model gives no `limit` (every channel's default). */
+export const LIST_DEFAULT_LIMIT = 20;
+
 export const namespaceInput = z
   .string()
   .min(1)
@@ -86,7 +91,7 @@ export const recallInput = {
     .min(0)
     .max(TOOL_INPUT_BOUNDS.recallLimit)
     .optional()
-    .describe("How many results at most; default 5."),
+    .describe(`How many results at most; default ${RECALL_DEFAULT_LIMIT}.`),
   categories: categoriesInput,
   sessionId: sessionFilterInput,
   minScore: z
@@ -108,7 +113,7 @@ export const listInput = {
     .min(0)
     .max(TOOL_INPUT_BOUNDS.listLimit)
     .optional()
-    .describe("How many at most; default 20."),
+    .describe(`How many at most; default ${LIST_DEFAULT_LIMIT}.`),
   offset: z.number().int().min(0).optional().describe("Skip this many (for paging)."),
 };
 

@@ -1,6 +1,6 @@
 import type { Memory } from "@memory/api";
 import { type CompactEntry, compactEntry, definedFields, entryLine } from "./entry-text.js";
-import { listInput } from "./input-schemas.js";
+import { LIST_DEFAULT_LIMIT, listInput } from "./input-schemas.js";
 import { type NamespaceScope, withNamespace } from "./memory-tools-options.js";
 import { defineMemoryTool } from "./tool-definition.js";
 import { memoryToolSpec } from "./tool-specs.js";
@@ -12,7 +12,9 @@ export function listTool(memory: Memory, scope: NamespaceScope) {
     async run(input): Promise<{ text: string; data: { entries: CompactEntry[] } }> {
       const namespace = scope.resolve(input.namespace);
       const entries = (
-        await memory.list(definedFields({ ...input, limit: input.limit ?? 20, namespace }))
+        await memory.list(
+          definedFields({ ...input, limit: input.limit ?? LIST_DEFAULT_LIMIT, namespace }),
+        )
       ).map(compactEntry);
       const text =
         entries.length === 0

@@ -1,12 +1,9 @@
 import type { Memory } from "@memory/api";
 import { type CompactEntry, compactEntry, definedFields, entryLine } from "./entry-text.js";
-import { recallInput } from "./input-schemas.js";
+import { RECALL_DEFAULT_LIMIT, recallInput } from "./input-schemas.js";
 import { type NamespaceScope, withNamespace } from "./memory-tools-options.js";
 import { defineMemoryTool } from "./tool-definition.js";
 import { memoryToolSpec } from "./tool-specs.js";
-
-/** Results when the model gives no `limit` (the MCP server's default too). */
-export const RECALL_DEFAULT_LIMIT = 5;
 
 export function recallTool(memory: Memory, scope: NamespaceScope) {
   return defineMemoryTool({

@@ -1,4 +1,4 @@
-import { listInput, namespaceInput } from "@memory/tools";
+import { LIST_DEFAULT_LIMIT, listInput, namespaceInput } from "@memory/tools";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
 import { defined } from "../../defined.js";
@@ -20,7 +20,9 @@ export const memoryList = defineTool({
   async run(input, { memory, access }) {
     const namespace = resolveNamespace(access, input.namespace);
     const offset = input.offset ?? 0;
-    const found = await memory.list(defined({ ...input, limit: input.limit ?? 20, namespace }));
+    const found = await memory.list(
+      defined({ ...input, limit: input.limit ?? LIST_DEFAULT_LIMIT, namespace }),
+    );
     const listing = listEntries(found, () => "- ");
     if (found.length === 0)
       return toolResult(offset === 0 ? "No memories stored yet." : "No more memories.", {

@@ -1,4 +1,4 @@
-import { namespaceInput, recallInput } from "@memory/tools";
+import { namespaceInput, RECALL_DEFAULT_LIMIT, recallInput } from "@memory/tools";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
 import { defined } from "../../defined.js";
@@ -21,7 +21,7 @@ export const memoryRecall = defineTool({
     const namespace = resolveNamespace(access, requested);
     const found = await memory.recall(
       query,
-      defined({ ...rest, limit: rest.limit ?? 5, namespace, signal }),
+      defined({ ...rest, limit: rest.limit ?? RECALL_DEFAULT_LIMIT, namespace, signal }),
     );
     const listing = listEntries(found, (index) => `${index + 1}. `);
     const more =
