@@ -46,11 +46,3 @@ export async function readMemoryFile(
     );
   return segment;
 }
-
-/** About 700 characters of a result's content, cut at a word boundary, for search results. */
-export function snippetOf(content: string, size = 700): string {
-  if (content.length <= size) return content;
-  const cut = content.slice(0, size);
-  const space = cut.lastIndexOf(" ");
-  return `${space > size * 0.6 ? cut.slice(0, space) : cut}…`;
-}
