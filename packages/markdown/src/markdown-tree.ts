@@ -13,6 +13,7 @@ import { prepareFileAtomic } from "./files/atomic-write.js";
 import { type EntryMetadata, formatEntryLine } from "./format/entry-line.js";
 import {
   CORE_FILE,
+  dateOf,
   decodeNamespace,
   type FileRole,
   fileRole,
@@ -242,7 +243,12 @@ export class MarkdownTree {
         message:
           "the file is not valid UTF-8: it is read with replacement characters and never rewritten; fix its encoding",
       });
-    const fileTime = new Date(Math.floor(stat.mtimeMs)).toISOString();
+    const modified = new Date(Math.floor(stat.mtimeMs)).toISOString();
+    // A daily log edited on another day still dates what it holds by its name.
+    const fileTime =
+      role.loggedAt !== undefined && dateOf(modified) !== dateOf(role.loggedAt)
+        ? role.loggedAt
+        : modified;
     const rows: TreeRow[] = [];
     for (const found of parsed.entries) {
       const at = { path, startLine: found.line, endLine: found.line };
