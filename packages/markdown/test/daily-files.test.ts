@@ -1,8 +1,18 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMarkdownMemory, type MarkdownMemory } from "../src/index.js";
+import { createOpenAIChatModel } from "@memory/embeddings/openai";
+import { ChatServer } from "@memory/testkit";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { consolidateMemoryFile, createMarkdownMemory, type MarkdownMemory } from "../src/index.js";
 import { tempDir } from "./helpers.js";
+
+let server: ChatServer;
+beforeAll(async () => {
+  server = await ChatServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 const open: MarkdownMemory[] = [];
 function memory(root: string, index = false): MarkdownMemory {
@@ -41,5 +51,30 @@ describe("daily log files", () => {
     const m = memory(root);
     await m.store({ key: "k", content: "custom", category: "2026-03-28-1442" });
     expect((await memory(root).get("k"))?.category).toBe("2026-03-28-1442");
+  });
+
+  it("consolidates a day's time-suffixed logs with its daily file", async () => {
+    const root = tempDir();
+    const m = memory(root);
+    await m.store({ key: "editor", content: "The user edits code in Neovim" });
+    mkdirSync(join(root, "memory"), { recursive: true });
+    writeFileSync(join(root, "memory", "2026-03-28-1442.md"), "- **gym**: Joined a climbing gym\n");
+    writeFileSync(join(root, "memory", "2026-03-28.md"), "- **lunch**: Ate a sandwich\n");
+    writeFileSync(join(root, "memory", "2026-03-20-0900.md"), "- **old**: Out of the period\n");
+    const before = readFileSync(join(root, "MEMORY.md"), "utf8");
+    server.reply({ content: `${before}- **gym**: Joined a climbing gym\n` });
+    const report = await consolidateMemoryFile(m, {
+      chatModel: createOpenAIChatModel({
+        preset: "custom",
+        baseURL: server.baseURL,
+        apiKey: "sk-test",
+        model: "scripted-chat",
+        maxRetries: 0,
+      }),
+      now: new Date("2026-03-28T18:00:00.000Z"),
+      days: 2,
+    });
+    expect(report.sources).toEqual(["memory/2026-03-28.md", "memory/2026-03-28-1442.md"]);
+    expect(report).toMatchObject({ written: true, addedKeys: ["gym"] });
   });
 });
