@@ -55,6 +55,7 @@ import { encodeNamespace, STATE_DIR } from "./format/layout.js";
 import { joinLines } from "./format/markdown-file.js";
 import type { MarkdownIndex } from "./index-store/markdown-index.js";
 import { LeaseStore } from "./lease-store.js";
+import { refuseLinkedDirectory } from "./linked-directory.js";
 import { IMPORT_BATCH, MARKDOWN_DEFAULTS, type MarkdownMemoryOptions } from "./markdown-options.js";
 import { MarkdownTree, sha256, type TreeRow } from "./markdown-tree.js";
 import { type MissingRoot, probeMissingRoot } from "./missing-root.js";
@@ -660,6 +661,7 @@ export class MarkdownMemory implements Memory {
     const checked = checkTreePath(this.root, path);
     await this.#open();
     this.#check();
+    refuseLinkedDirectory(this.root, checked.path);
     const target = join(this.root, checked.path);
     const current = (): Buffer | null => {
       try {
