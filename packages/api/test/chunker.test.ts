@@ -220,6 +220,13 @@ describe("chunkMarkdown: deep headings", () => {
     for (const chunk of chunks) expect(chunk.content.length).toBeLessThanOrEqual(120);
   });
 
+  it("drops a preamble of deep headings alone, and keeps one that has text", () => {
+    expect(chunkMarkdown("#### Lone\n\n# A\nb").map((c) => c.content)).toEqual(["# A\nb"]);
+    expect(chunkMarkdown("#### Intro\nhello").map((c) => [c.heading, c.content])).toEqual([
+      ["", "#### Intro\nhello"],
+    ]);
+  });
+
   it("treats a section of deep headings alone as a heading with no body", () => {
     expect(chunkMarkdown("## Empty\n#### Nothing\n## Full\ntext").map((c) => c.startLine)).toEqual([
       0, 4,

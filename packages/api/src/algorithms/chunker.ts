@@ -35,7 +35,7 @@ interface Piece {
 /**
  * Headings that start a section (`#` to `###`, as the seed systems split). Deeper headings
  * (`####` to `######`) stay inside their section, so a deep subsection keeps its parent's
- * heading; a chunk that starts inside one repeats its heading path (see `headingPaths`).
+ * heading; a chunk that starts inside one repeats its heading path (`Section.paths`).
  */
 const HEADING = /^#{1,3}\s+\S/;
 const DEEP_HEADING = /^(#{4,6})\s+\S/;
@@ -171,6 +171,7 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Mar
     const budget = Math.max(1, maxChars - headerCost);
     const pieces = paragraphs(section.body).flatMap((p) => split(p, budget));
     if (pieces.every((piece) => headingsOnly(piece.text))) {
+      if (section.heading === "") continue; // a preamble of deep headings only says nothing
       chunks.push({
         index: chunks.length,
         heading: section.heading,
