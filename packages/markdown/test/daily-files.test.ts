@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createOpenAIChatModel } from "@memory/embeddings/openai";
 import { ChatServer } from "@memory/testkit";
@@ -44,6 +44,20 @@ describe("daily log files", () => {
       createdAt: "2026-03-29T09:05:00.000Z",
     });
     expect(await m.problems()).toEqual([]);
+  });
+
+  it("updates an entry of a time-named log where it is", async () => {
+    const root = tempDir();
+    mkdirSync(join(root, "memory"));
+    const file = join(root, "memory", "2026-03-28-1442.md");
+    writeFileSync(file, "- **standup**: Moved the launch to Friday\n");
+    const m = memory(root);
+    await m.store({ key: "standup", content: "Moved the launch to Monday", category: "daily" });
+    expect(readFileSync(file, "utf8")).toMatch(
+      /^- \*\*standup\*\*: Moved the launch to Monday <!--/,
+    );
+    expect(existsSync(join(root, "memory", "2026-03-28.md"))).toBe(false);
+    expect(await m.get("standup")).toMatchObject({ createdAt: "2026-03-28T14:42:00.000Z" });
   });
 
   it("keeps a custom category named like a dated log in its own file", async () => {
