@@ -1,4 +1,5 @@
 import {
+  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type Memory,
@@ -22,13 +23,6 @@ const STRING_LIST_KEYS = {
   context_args: "contextArgs",
 } as const;
 
-const KNOWN_KEYS = new Set([
-  "command",
-  "cooldown_seconds",
-  ...Object.keys(INTEGER_KEYS),
-  ...Object.keys(STRING_LIST_KEYS),
-]);
-
 /** The options of the optional `[lucid]` table of memory.toml (README, "Configuration"). */
 export function lucidOptionsFromConfig(config: MemoryConfig): LucidMemoryOptions {
   const table = config.lucid;
@@ -37,13 +31,7 @@ export function lucidOptionsFromConfig(config: MemoryConfig): LucidMemoryOptions
     throw new ConfigError("[lucid] must be a table.");
   }
   const values = table as Record<string, unknown>;
-  for (const key of Object.keys(values)) {
-    if (!KNOWN_KEYS.has(key)) {
-      throw new ConfigError(
-        `Unknown key [lucid].${key}; known keys: ${[...KNOWN_KEYS].sort().join(", ")}.`,
-      );
-    }
-  }
+  assertKnownTableKeys("lucid", values);
   const options: LucidMemoryOptions = {};
   if (values.command !== undefined) {
     if (typeof values.command !== "string" || values.command === "") {

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
+  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type MemoryConfig,
@@ -18,17 +19,13 @@ interface MarkdownTable {
   watch_debounce_ms?: number;
 }
 
-const KNOWN_KEYS = ["index", "path", "watch", "watch_debounce_ms"];
-
 function markdownTable(config: MemoryConfig): MarkdownTable {
   const table = config.markdown;
   if (table === undefined) return {};
   if (typeof table !== "object" || table === null || Array.isArray(table))
     throw new ConfigError("[markdown] must be a table.");
   const values = table as Record<string, unknown>;
-  for (const key of Object.keys(values))
-    if (!KNOWN_KEYS.includes(key))
-      throw new ConfigError(`Unknown key [markdown].${key}; known keys: ${KNOWN_KEYS.join(", ")}.`);
+  assertKnownTableKeys("markdown", values);
   const { path, index, watch, watch_debounce_ms } = values;
   if (path !== undefined && (typeof path !== "string" || path === ""))
     throw new ConfigError(

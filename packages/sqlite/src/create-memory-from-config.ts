@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
+  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type Memory,
@@ -22,6 +23,7 @@ function sqliteTable(config: MemoryConfig): SqliteTable {
   if (table === undefined) return {};
   if (typeof table !== "object" || table === null)
     throw new ConfigError("[sqlite] must be a table.");
+  assertKnownTableKeys("sqlite", table as Record<string, unknown>);
   const { path, fallback_to_none } = table as Record<string, unknown>;
   if (path !== undefined && (typeof path !== "string" || path === "")) {
     throw new ConfigError("[sqlite].path must be a non-empty string (the database file).");
