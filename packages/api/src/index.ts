@@ -35,17 +35,17 @@ export {
 export { ENGLISH_STOP_WORDS, isStopWord } from "./algorithms/stop-words.js";
 export type { ModuleLoader, StoreDescription } from "./config/backend-module.js";
 export {
-  assertKnownTableKeys,
-  CONFIG_TABLE_KEYS,
-  CONFIG_TABLE_NAMES,
-  type ConfigTableName,
-} from "./config/config-tables.js";
-export {
   MEMORY_SETTING_KEYS,
   type MemoryConfig,
   type MemorySettings,
   memorySettingsSchema,
 } from "./config/config-schema.js";
+export {
+  assertKnownTableKeys,
+  CONFIG_TABLE_KEYS,
+  CONFIG_TABLE_NAMES,
+  type ConfigTableName,
+} from "./config/config-tables.js";
 export {
   type BackendContext,
   type BackendModule,

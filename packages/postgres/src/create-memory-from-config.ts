@@ -74,6 +74,7 @@ export function createMemoryFromConfig(
     ...(context.embedder ? { embedder: context.embedder } : {}),
     ...retrievalSettingsFromConfig(config.memory),
     deferEmbedding: config.memory.defer_embedding,
+    embeddingCacheMax: config.memory.embedding_cache_max,
   });
 }
 
