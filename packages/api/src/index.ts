@@ -33,7 +33,12 @@ export {
   likeFallbackKeywords,
 } from "./algorithms/search-terms.js";
 export { ENGLISH_STOP_WORDS, isStopWord } from "./algorithms/stop-words.js";
-export type { ModuleLoader, StoreDescription } from "./config/backend-module.js";
+export type {
+  BackendDoctorHints,
+  IgnoredSettings,
+  ModuleLoader,
+  StoreDescription,
+} from "./config/backend-module.js";
 export {
   MEMORY_SETTING_KEYS,
   type MemoryConfig,
@@ -52,6 +57,10 @@ export {
   type CreateMemoryOptions,
   createMemory,
 } from "./config/create-memory.js";
+export {
+  configuredIgnoredSettingWarnings,
+  ignoredSettingWarnings,
+} from "./config/ignored-settings.js";
 export {
   defaultConfig,
   type LoadConfigOptions,

@@ -4,6 +4,7 @@ import {
   assertKnownTableKeys,
   type BackendContext,
   ConfigError,
+  type IgnoredSettings,
   type MemoryConfig,
   retrievalSettingsFromConfig,
   type StoreDescription,
@@ -74,6 +75,15 @@ export function markdownOptionsFromConfig(
   if (context.embedder) options.embedder = context.embedder;
   return options;
 }
+
+/**
+ * The `[memory]` keys this backend does not honour (`BackendModule.ignoredSettings`): a write
+ * embeds while it syncs the index, so `store` always returns after the embedding.
+ */
+export const ignoredSettings: IgnoredSettings = {
+  defer_embedding:
+    "the markdown backend embeds new entries while the write that stores them syncs its index, so store always waits for the embedding",
+};
 
 /** Entry point for `createMemory` (`backend = "markdown"`). Nothing is read until first use. */
 export function createMemoryFromConfig(
