@@ -6,7 +6,11 @@ import {
   type MemoryConfig,
   type StoreDescription,
 } from "@memory/api";
-import { describeStore as describeSqliteStore, sqliteOptionsFromConfig } from "@memory/sqlite";
+import {
+  describeStore as describeSqliteStore,
+  doctorHints as sqliteDoctorHints,
+  sqliteOptionsFromConfig,
+} from "@memory/sqlite";
 import { createLucidMemory } from "./lucid-memory.js";
 import type { LucidMemoryOptions } from "./lucid-options.js";
 
@@ -79,3 +83,6 @@ export function describeStore(config: MemoryConfig): StoreDescription {
   const local = describeSqliteStore(config);
   return { identity: `lucid:${local.identity}`, location: local.location };
 }
+
+/** `BackendModule.doctorHints`: the local store is SQLite's, and so is the advice. */
+export const doctorHints = sqliteDoctorHints;

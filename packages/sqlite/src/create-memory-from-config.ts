@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import {
   assertKnownTableKeys,
   type BackendContext,
+  type BackendDoctorHints,
   ConfigError,
   type Memory,
   type MemoryConfig,
@@ -101,3 +102,9 @@ export function describeStore(config: MemoryConfig): StoreDescription {
   const location = canonicalFile(file);
   return { identity: `sqlite:${location}`, location };
 }
+
+/** `BackendModule.doctorHints`: what `memory doctor` advises for a SQLite store. */
+export const doctorHints: BackendDoctorHints = {
+  notWritable: () =>
+    "make the database file, its -wal/-shm files and its directory writable (and free disk space), or point [sqlite].path / data_dir in memory.toml at a writable place",
+};
