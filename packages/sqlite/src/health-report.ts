@@ -24,7 +24,6 @@ export function healthReport(opened: Opened): HealthReport {
       file: connection.file,
       sizeBytes: pageCount * pageSize,
       schemaVersion: SCHEMA_VERSION,
-      sqliteVectorExtension: connection.vecVersion ?? "not loaded",
       vectorIndexLoaded: opened.vectors.loaded,
       // Entries whose content the deferred-embedding worker holds: at most one batch.
       queuedEmbeddings: opened.queue.pending,

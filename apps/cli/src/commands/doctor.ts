@@ -132,22 +132,6 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
   }
   reportMemoryFiles(files, report);
 
-  const extensions = Object.entries(health.details).filter(([key]) => /extension/i.test(key));
-  if (extensions.length > 0) {
-    const missing = extensions.filter(
-      ([, value]) =>
-        value === false || value === undefined || /not loaded|failed|error/i.test(String(value)),
-    );
-    report.add(
-      "extensions",
-      missing.length > 0 ? "fail" : "ok",
-      extensions.map(([key, value]) => `${key} ${String(value)}`).join(", "),
-      missing.length > 0
-        ? "reinstall the backend package and its native dependencies; vector recall is off until then"
-        : undefined,
-    );
-  }
-
   if (memory.capabilities.keywordSearch) {
     try {
       await memory.recall("doctor probe", { mode: "bm25", limit: 1 });
