@@ -132,6 +132,16 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reports the problems of [memory] and of the other tables together", () => {
+    const error = configError(() =>
+      loadConfig({ env: {}, text: '[memory]\nserch_mode = "bm25"\n[sqlite]\npth = "x.db"\n' }),
+    );
+    expect(error.details?.problems).toEqual([
+      "unknown key [memory].serch_mode (line 2): did you mean [memory].search_mode?",
+      "unknown key [sqlite].pth (line 4): did you mean [sqlite].path?",
+    ]);
+  });
+
   it("says a [memory] key written above every table belongs under [memory]", () => {
     const error = configError(() =>
       loadConfig({ env: {}, text: 'search_mode = "bm25"\n[memory]\nbackend = "sqlite"\n' }),

@@ -112,24 +112,22 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     ...(options.file ? { file: options.file } : {}),
     ...(text ? { text } : {}),
   };
+  // Every problem of the file at once: [memory]'s first, then the other tables'.
   const tableProblems = otherTableProblems(document, source);
-  if (tableProblems.length > 0) {
-    throw new ConfigError(
-      `Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${tableProblems.join("; ")}.`,
-      { details: { problems: tableProblems } },
-    );
-  }
   const parsed = memorySettingsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      if (issue.code === "unrecognized_keys") {
-        // One line per key with the closest known key(s), not the list of every allowed key.
-        return issue.keys
-          .map((key) => describeUnknownKey("memory", key, MEMORY_SETTING_KEYS, source))
-          .join("; ");
-      }
-      return `${describe(issue.path, sources)}: ${issue.message}`;
-    });
+  if (!parsed.success || tableProblems.length > 0) {
+    const memoryProblems = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") {
+            // One line per key with the closest known key(s), not the list of every allowed key.
+            return issue.keys
+              .map((key) => describeUnknownKey("memory", key, MEMORY_SETTING_KEYS, source))
+              .join("; ");
+          }
+          return `${describe(issue.path, sources)}: ${issue.message}`;
+        });
+    const problems = [...memoryProblems, ...tableProblems];
     throw new ConfigError(
       `Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${problems.join("; ")}.`,
       { details: { problems, allowedKeys: [...MEMORY_SETTING_KEYS] } },
