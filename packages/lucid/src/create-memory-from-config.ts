@@ -73,6 +73,7 @@ export function lucidOptionsFromConfig(config: MemoryConfig): LucidMemoryOptions
 export function createMemoryFromConfig(config: MemoryConfig, context: BackendContext = {}): Memory {
   return createLucidMemory({
     ...lucidOptionsFromConfig(config),
+    ...(context.log ? { logger: context.log } : {}),
     sqlite: sqliteOptionsFromConfig(config, context),
   });
 }

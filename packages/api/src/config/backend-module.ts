@@ -15,6 +15,8 @@ export interface BackendContext {
    * a backend may start what only pays off then (the Markdown backend's file watcher).
    */
   longRunning?: boolean;
+  /** Where the backend's warnings go (the app's logger); absent: the backend's default. */
+  log?: (message: string) => void;
 }
 
 /**

@@ -57,7 +57,7 @@ export interface OpenConfiguredMemoryOptions {
   autoHydrate?: boolean;
   /**
    * Where the one line about an automatic hydration, and the warnings about `[memory]` keys the
-   * backend does not honour, go; default stderr.
+   * backend does not honour, go; default stderr. Given, it is also the backend's logger.
    */
   log?: (line: string) => void;
   /** The caller keeps the memory open for long (a server, a worker); see `BackendContext`. */
@@ -168,6 +168,7 @@ export async function openConfiguredMemory(
   const memory = await (backend as BackendModule).createMemoryFromConfig(config, {
     ...(chosen.provider ? { embedder: chosen.provider } : {}),
     ...(options.longRunning ? { longRunning: true } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   if (config.memory.auto_hydrate && options.autoHydrate !== false) {
     try {
