@@ -2,7 +2,7 @@
 
 import type { z } from "zod";
 import type { MemoryEntrySchema, RecallExplainSchema } from "../../src/wire/entry.js";
-import type { NamespacesResponseSchema } from "../../src/wire/responses.js";
+import type { ChainResponseSchema, NamespacesResponseSchema } from "../../src/wire/responses.js";
 
 const TOKEN_KEY = "memory.token";
 
@@ -13,6 +13,7 @@ const TOKEN_KEY = "memory.token";
 export type Entry = z.output<typeof MemoryEntrySchema>;
 export type Explain = z.output<typeof RecallExplainSchema>;
 export type NamespaceSummary = z.output<typeof NamespacesResponseSchema>["namespaces"][number];
+export type ChainResponse = z.output<typeof ChainResponseSchema>;
 
 export class ApiError extends Error {
   constructor(
