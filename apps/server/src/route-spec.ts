@@ -70,7 +70,7 @@ export function defineRoute<
   Q extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
 >(spec: RouteSpec<P, Q, B>): RouteSpec {
-  return spec as unknown as RouteSpec;
+  return spec;
 }
 
 /**
