@@ -198,8 +198,7 @@ describe("memory migrate", () => {
 
   it("copies into PostgreSQL with an embedder again and again: existing keys update their vectors", async () => {
     await requirePostgres();
-    // 64 dimensions: in 8, the hashed words of a sentence can cancel its synonym out (cosine 0),
-    // and a neighbour at cosine 0 gets no vector rank.
+    // 64 dimensions: at 8, hash collisions can leave a synonym at cosine 0 (no vector rank).
     const embeddings = await EmbeddingServer.start(64);
     const schema = `cli_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
     const embedded = new Workspace("", embeddings.toml(64));
