@@ -1,5 +1,6 @@
 import type { EmbeddingProvider, EmbeddingWorkerOptions, RetrievalSettings } from "@memory/api";
 import { resolveRetrievalSettings } from "@memory/api";
+import { FACADE_DEFAULTS } from "@memory/core";
 import type BetterSqlite3 from "better-sqlite3";
 
 /**
@@ -46,12 +47,10 @@ export interface ResolvedSqliteOptions {
   logger: (message: string) => void;
 }
 
+/** The defaults: the facade's (`@memory/core`, the same on every backend) plus SQLite's own. */
 export const SQLITE_DEFAULTS = {
-  deferEmbedding: false,
+  ...FACADE_DEFAULTS,
   embeddingCacheMax: 10_000,
-  closeTimeoutMs: 10_000,
-  embeddingBatchSize: 64,
-  fallbackToNone: false,
 };
 
 export function resolveSqliteOptions(options: SqliteMemoryOptions): ResolvedSqliteOptions {
