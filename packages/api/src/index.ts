@@ -233,6 +233,16 @@ export type {
   Progress,
   ReindexOptions,
 } from "./types/memory.js";
+export {
+  type DerivedIndexStatus,
+  type FileBackedMemory,
+  type FileProblem,
+  type FileSegment,
+  type FileSegmentRequest,
+  fileBackedOf,
+  type IndexDriverFactory,
+  type MemoryFileInfo,
+} from "./types/file-backed.js";
 export type {
   DeleteWhere,
   DriverContext,

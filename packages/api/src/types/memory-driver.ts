@@ -1,6 +1,7 @@
 import type { RecallStages } from "../recall/recall-stages.js";
 import type { RetrievalSettings } from "../recall/retrieval-settings.js";
 import type { NormalizedFilter } from "../validation.js";
+import type { FileBackedMemory } from "./file-backed.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { DeleteReport, Lease } from "./lifecycle.js";
 import type { Capabilities } from "./memory.js";
@@ -235,4 +236,6 @@ export interface MemoryDriver {
   /** Present when the driver keeps a persistent embedding cache. */
   readonly embeddingCache?: DriverEmbeddingCache;
   health(): Promise<DriverHealth>;
+  /** The file-backed extension (`capabilities.fileBacked`); the facade exposes it as `files`. */
+  readonly files?: FileBackedMemory;
 }

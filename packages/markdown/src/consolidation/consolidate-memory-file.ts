@@ -14,7 +14,8 @@ import {
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "../format/markdown-file.js";
-import type { MarkdownMemory, MemoryFileText } from "../markdown-memory.js";
+import type { MarkdownMemory } from "../markdown-memory.js";
+import type { MemoryFileText } from "../tree-files.js";
 import { ConsolidationError } from "./consolidation-error.js";
 import { type TraceUnit, traceLine, traceUnit } from "./trace-lines.js";
 import { unifiedDiff } from "./unified-diff.js";

@@ -1,0 +1,107 @@
+import {
+  type IndexedEntry,
+  InMemoryRecallStages,
+  type MemoryEntry,
+  type RecallStages,
+  type TextLanguage,
+} from "@memory/api";
+import type { TreeRow } from "./markdown-tree.js";
+import type { TreeState } from "./tree-state.js";
+
+/** The stages of a tree without index: the in-memory stages over the parsed rows, keyword-only. */
+export function parsedRowStages(
+  state: TreeState,
+  language: TextLanguage,
+  embedded: boolean,
+): RecallStages {
+  const { tree } = state;
+  return new InMemoryRecallStages({
+    rows: function* (namespace) {
+      yield* tree.entries(namespace).values();
+      yield* tree.chunks(namespace);
+    },
+    allRows: function* () {
+      yield* tree.allEntries();
+      yield* tree.allChunks();
+    },
+    vectorAvailability: () => ({
+      usable: false,
+      reason: embedded
+        ? "the markdown backend keeps vectors in its index, which is off (index = false): recall is keyword-only"
+        : "no embedding provider is configured: recall is keyword-only (set embedding_provider to enable vector recall)",
+    }),
+    changeToken: () => tree.generation,
+    language,
+  });
+}
+
+function locate(state: TreeState, namespace: string, key: string): TreeRow | undefined {
+  const row = state.tree.entries(namespace).get(key);
+  if (row) return row;
+  return state.tree.chunks(namespace).find((chunk) => chunk.entry.key === key);
+}
+
+/**
+ * The files are the truth: every entry a stage returns is the file's row (its fields as the
+ * files hold them, plus `source`, where it is), and an index row the files no longer hold is
+ * dropped. Before each stage the tree is re-read and the index brought up to it.
+ */
+export function fileTruthStages(state: TreeState, inner: () => RecallStages): RecallStages {
+  const truth = (entry: MemoryEntry): MemoryEntry | undefined => {
+    const row = locate(state, entry.namespace, entry.key);
+    if (!row) return undefined;
+    const out: MemoryEntry = { ...entry, ...row.entry, source: { ...row.source } };
+    if (entry.embedding !== undefined) out.embedding = entry.embedding;
+    return out;
+  };
+  const entries = (list: MemoryEntry[]) => list.flatMap((entry) => truth(entry) ?? []);
+  const hits = <T extends IndexedEntry>(list: T[]): T[] =>
+    list.flatMap((hit) => {
+      const entry = truth(hit.entry);
+      return entry ? [{ ...hit, entry }] : [];
+    });
+  const stages: RecallStages = {
+    recent: async (filter, limit) => {
+      await state.refresh();
+      return entries(await inner().recent(filter, limit));
+    },
+    keyword: async (request) => {
+      await state.refresh();
+      const result = await inner().keyword(request);
+      return { ...result, hits: hits(result.hits) };
+    },
+    vectorAvailability: () => inner().vectorAvailability(),
+    embedQuery: (query, signal) => inner().embedQuery(query, signal),
+    vector: async (request) => {
+      await state.refresh();
+      return hits(await inner().vector(request));
+    },
+    cosines: (ids, vector) => inner().cosines(ids, vector),
+    like: async (keywords, filter, pool) => {
+      await state.refresh();
+      return entries(await inner().like(keywords, filter, pool));
+    },
+    attachEmbeddings: (results) => inner().attachEmbeddings(results),
+    changeToken: () => {
+      // A cheap check of the files first, so that an edit is never answered from the cache.
+      state.refreshFiles();
+      return `${state.tree.generation}:${String(inner().changeToken?.() ?? "")}`;
+    },
+  };
+  const { hybrid, neighbors } = inner();
+  if (hybrid)
+    stages.hybrid = async (keyword, vector) => {
+      await state.refresh();
+      const result = await inner().hybrid!(keyword, vector);
+      return {
+        keyword: { ...result.keyword, hits: hits(result.keyword.hits) },
+        vector: hits(result.vector),
+      };
+    };
+  if (neighbors)
+    stages.neighbors = async (ids, filter) => {
+      const found = await inner().neighbors!(ids, filter);
+      return new Map([...found].map(([id, list]) => [id, hits(list)]));
+    };
+  return stages;
+}
