@@ -55,10 +55,10 @@ export {
   type MarkdownMemoryOptions,
 } from "./markdown-options.js";
 export type { RowSource } from "./markdown-tree.js";
-export type { MemoryFileText, ReplaceFileOptions, ReplaceFileResult } from "./tree-files.js";
 export {
   MAX_SEGMENT_LINES,
   type ReadSegmentOptions,
   readSegment,
   type Segment,
 } from "./read-segment.js";
+export type { MemoryFileText, ReplaceFileOptions, ReplaceFileResult } from "./tree-files.js";

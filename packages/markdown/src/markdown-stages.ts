@@ -50,7 +50,9 @@ export function fileTruthStages(state: TreeState, inner: () => RecallStages): Re
   const truth = (entry: MemoryEntry): MemoryEntry | undefined => {
     const row = locate(state, entry.namespace, entry.key);
     if (!row) return undefined;
-    const out: MemoryEntry = { ...entry, ...row.entry, source: { ...row.source } };
+    // The stage's id stays: the engine fuses hits by id, and a line copied by hand keeps its
+    // original's id in the file while the index holds it under an id of its own.
+    const out: MemoryEntry = { ...entry, ...row.entry, id: entry.id, source: { ...row.source } };
     if (entry.embedding !== undefined) out.embedding = entry.embedding;
     return out;
   };

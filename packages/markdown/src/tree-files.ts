@@ -189,7 +189,11 @@ export class TreeFiles implements FileBackedMemory {
       } finally {
         write.abort();
       }
-      return { path: checked.path, hash: sha256(text), ...(backup === undefined ? {} : { backup }) };
+      return {
+        path: checked.path,
+        hash: sha256(text),
+        ...(backup === undefined ? {} : { backup }),
+      };
     });
   }
 }

@@ -1,8 +1,8 @@
 import type { RecallStages } from "../recall/recall-stages.js";
 import type { RetrievalSettings } from "../recall/retrieval-settings.js";
 import type { NormalizedFilter } from "../validation.js";
-import type { FileBackedMemory } from "./file-backed.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
+import type { FileBackedMemory } from "./file-backed.js";
 import type { DeleteReport, Lease } from "./lifecycle.js";
 import type { Capabilities } from "./memory.js";
 import type { MemoryEntry } from "./memory-entry.js";

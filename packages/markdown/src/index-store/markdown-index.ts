@@ -182,8 +182,7 @@ export class MarkdownIndex {
       const [namespace, key] = id.split("\u0000") as [string, string];
       deletes.push({ namespace, key });
     }
-    if (deletes.length > 0)
-      await this.driver.write({ upserts: [], supersessions: [], deletes });
+    if (deletes.length > 0) await this.driver.write({ upserts: [], supersessions: [], deletes });
     if (upserts.length === 0) return;
     const batch = { supersessions: [], deletes: [], refuseConflictingIds: true } as const;
     const extra = fingerprint === undefined ? {} : { vectorFingerprint: fingerprint };
