@@ -434,8 +434,9 @@ export class MarkdownTree {
         ? undefined
         : prepareFileAtomic(join(this.root, plan.path), plan.text),
     );
-    beforeCommit?.();
     try {
+      // Inside the try: a hook that throws must not leave the prepared temporary files behind.
+      beforeCommit?.();
       for (const [at, plan] of planned.entries()) {
         // Files already replaced stay so (each is consistent); the caller plans the write again
         // against what the files hold now, which completes it.
