@@ -64,7 +64,7 @@ export async function importEntries(
         upserts: batch.map((item) => item.upsert),
         supersessions: [],
         deletes: [],
-        refuseConflictingIds: true,
+        refuseInvalidEntries: true,
         ...(embedder ? { vectorFingerprint: embedder.fingerprint } : {}),
       }));
     } catch (error) {

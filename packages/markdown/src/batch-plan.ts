@@ -5,6 +5,15 @@ import type { WritePlan } from "./write-plan.js";
 
 export const identity = (namespace: string, key: string) => `${namespace}\u0000${key}`;
 
+/** Who holds each id: the files' entries, then what the plan already writes. */
+function idOwners(tree: MarkdownTree, write: WritePlan): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const row of tree.allEntries())
+    owners.set(row.entry.id, identity(row.entry.namespace, row.entry.key));
+  for (const [owner, entry] of write.puts) owners.set(entry.id, owner);
+  return owners;
+}
+
 /** What a planned batch returns, and the vectors its index sync stores. */
 export interface PlannedBatch {
   result: WriteResult;
@@ -14,47 +23,41 @@ export interface PlannedBatch {
 /**
  * Plans a driver write batch against the tree as it is now (called under the tree lock, again
  * on every compare-and-swap retry): upserts keep the stored `id` and `createdAt` of an existing
- * key unless told otherwise, then supersessions, then deletes, all into ONE write plan.
+ * key unless told otherwise (a given id of ANOTHER key marks a copy, which gets a new id), then
+ * supersessions, then deletes, all into ONE write plan.
  */
 export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePlan): PlannedBatch {
   const result: WriteResult = { upserted: [], superseded: [], deleted: [], refused: [] };
   const vectors = new Map<string, ArrayLike<number>>();
   const current = (namespace: string, key: string): MemoryEntry | undefined =>
     write.puts.get(identity(namespace, key)) ?? tree.entries(namespace).get(key)?.entry;
-  // Built only for imports that give ids: which (namespace, key) holds each id.
+  // Which (namespace, key) holds each id: built only when an upsert gives its own id.
   let owners: Map<string, string> | undefined;
-  for (const [index, upsert] of batch.upserts.entries()) {
+  for (const upsert of batch.upserts) {
     const { namespace, key } = upsert.entry;
     const id = identity(namespace, key);
     const existing = current(namespace, key);
-    if (batch.refuseConflictingIds && upsert.replaceId) {
-      owners ??= new Map(
-        [...tree.allEntries()].map((row) => [
-          row.entry.id,
-          identity(row.entry.namespace, row.entry.key),
-        ]),
-      );
+    let replaceId = upsert.replaceId === true;
+    let copy = false;
+    if (replaceId) {
+      owners ??= idOwners(tree, write);
       const owner = owners.get(upsert.entry.id);
-      if (owner !== undefined && owner !== id) {
-        result.upserted.push(undefined);
-        result.refused.push({
-          index,
-          code: "CONFLICT",
-          message: `id ${upsert.entry.id} already belongs to another entry; import it without an id, or under that entry's key.`,
-        });
-        continue;
-      }
-      if (existing) owners.delete(existing.id);
-      owners.set(upsert.entry.id, id);
+      // Ids are unique per store: an id of another entry marks a copy, which gets its own.
+      copy = owner !== undefined && owner !== id;
+      if (copy) replaceId = false;
     }
     const entry: MemoryEntry = {
       ...upsert.entry,
-      id: existing && !upsert.replaceId ? existing.id : upsert.entry.id,
+      id: existing && !replaceId ? existing.id : copy ? crypto.randomUUID() : upsert.entry.id,
       createdAt: existing && !upsert.replaceCreatedAt ? existing.createdAt : upsert.entry.createdAt,
     };
     // Re-inserted, so a key written twice in one batch lands where its last write puts it.
     write.puts.delete(id);
     write.puts.set(id, entry);
+    if (owners) {
+      if (existing) owners.delete(existing.id);
+      owners.set(entry.id, id);
+    }
     if (upsert.vector) vectors.set(id, upsert.vector);
     else vectors.delete(id);
     result.upserted.push({ ...entry });

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   type Capabilities,
@@ -26,27 +26,28 @@ import {
 import { compareFor } from "@memory/core";
 import { identity, planBatch } from "./batch-plan.js";
 import { STATE_DIR } from "./format/layout.js";
+import { treeHealth } from "./markdown-health.js";
 import type { MarkdownDriverOptions } from "./markdown-options.js";
 import { fileTruthStages, parsedRowStages } from "./markdown-stages.js";
 import type { TreeRow } from "./markdown-tree.js";
 import { TreeFiles } from "./tree-files.js";
 import { treeLeases } from "./tree-leases.js";
 import { TreeState } from "./tree-state.js";
+import { indexVectors, lazyEmbeddingCache } from "./tree-vectors.js";
 
-/** No vectors without the index: nothing is ever pending, nothing is stored. */
-const NO_VECTORS: DriverVectors = {
-  pending: async () => ({ entries: [], next: undefined }),
-  countPending: async () => 0,
-  save: async () => 0,
-  fingerprint: async () => undefined,
-  reset: async () => {},
-};
+const KEYWORD_ONLY =
+  "no embedding provider is configured: recall is keyword-only (set embedding_provider to enable vector recall)";
+const INDEX_OFF =
+  "the markdown backend keeps vectors in its index, which is off (index = false): recall is keyword-only";
+const NOT_YET = "the memory tree does not exist yet: the first write creates it";
 
 /**
  * Markdown files as the source of truth (README): every call re-reads what changed first, every
  * write batch is ONE minimal, atomic, compare-and-swapped rewrite of the tree under its
  * cross-process lock. Recall stages are the in-memory ones over the parsed rows, or, with the
  * derived index, the injected index driver's stages over `index.db`, the files' rows winning.
+ * Opening creates nothing: a tree that does not exist yet reads as empty (a health check must
+ * not change the disk), and the first write (or lease) creates it.
  */
 export class MarkdownDriver implements MemoryDriver {
   readonly name = "markdown";
@@ -54,10 +55,18 @@ export class MarkdownDriver implements MemoryDriver {
   readonly capabilities: Capabilities;
   readonly root: string;
   readonly indexed: boolean;
+  /** The parsed tree, its lock and (once started) its index and watcher. */
+  readonly state: TreeState;
   readonly files: TreeFiles;
+  readonly recallStages: RecallStages;
+  readonly leases: DriverLeases;
+  readonly vectors: DriverVectors;
+  readonly embeddingCache: DriverEmbeddingCache | undefined;
   readonly #options: MarkdownDriverOptions;
-  #state: TreeState | undefined;
-  #stages: RecallStages | undefined;
+  #context: DriverContext | undefined;
+  #starting: Promise<void> | undefined;
+  #started = false;
+  #rowStages: RecallStages | undefined;
 
   constructor(options: MarkdownDriverOptions) {
     if (typeof options?.root !== "string" || options.root === "")
@@ -76,44 +85,79 @@ export class MarkdownDriver implements MemoryDriver {
       deferredEmbedding: false,
       fileBacked: true,
     };
-    this.files = new TreeFiles(() => this.state, options.beforeCommit);
-  }
-
-  /** The open tree (parsed files, lock, index). */
-  get state(): TreeState {
-    if (!this.#state) throw new MemoryClosedError(this.name);
-    return this.#state;
-  }
-
-  get recallStages(): RecallStages {
-    if (!this.#stages) throw new MemoryClosedError(this.name);
-    return this.#stages;
+    const state = new TreeState(this.root, options);
+    this.state = state;
+    const ready = (create: boolean) => this.#ready(create);
+    this.files = new TreeFiles(state, ready, this.indexed, options.beforeCommit);
+    this.recallStages = fileTruthStages(
+      state,
+      () => this.#fresh(),
+      () => this.#stages(),
+    );
+    this.leases = treeLeases(join(this.root, STATE_DIR), state.lock, () => ready(true));
+    this.vectors = indexVectors(state, () => this.#fresh());
+    this.embeddingCache = this.indexed ? lazyEmbeddingCache(state, ready) : undefined;
   }
 
   async open(context: DriverContext): Promise<void> {
-    const state = await TreeState.open(this.root, this.#options, this.#options.openIndex, context);
-    const index = state.index;
-    const rows = index
-      ? index.driver.recallStages
-      : parsedRowStages(state, context.settings.textLanguage, context.embedder !== undefined);
-    this.#stages = fileTruthStages(state, () => rows);
-    this.#state = state;
+    this.#context = context;
+    this.#rowStages = parsedRowStages(
+      this.state,
+      context.settings.textLanguage,
+      !context.embedder ? KEYWORD_ONLY : this.indexed ? NOT_YET : INDEX_OFF,
+    );
+    await this.#ready(false);
+  }
+
+  /** The index's stages once it is open; the parsed rows' before (and without an index). */
+  #stages(): RecallStages {
+    const index = this.state.index;
+    if (index) return index.driver.recallStages;
+    if (!this.#rowStages) throw new MemoryClosedError(this.name);
+    return this.#rowStages;
+  }
+
+  /**
+   * Starts the tree (index, watcher) once it exists, or, with `create`, for a write that is
+   * about to create it; the state either way.
+   */
+  async #ready(create: boolean): Promise<TreeState> {
+    if (this.#started) return this.state;
+    const context = this.#context;
+    if (!context) throw new MemoryClosedError(this.name);
+    if (!create && !existsSync(this.root)) return this.state;
+    this.#starting ??= this.state.start(this.#options.openIndex, context).then(
+      () => {
+        this.#started = true;
+      },
+      (error: unknown) => {
+        this.#starting = undefined;
+        throw error;
+      },
+    );
+    await this.#starting;
+    return this.state;
+  }
+
+  /** The tree re-read, the index up to it. */
+  async #fresh(): Promise<TreeState> {
+    const state = await this.#ready(false);
+    await state.refresh();
+    return state;
   }
 
   async close(): Promise<void> {
-    const state = this.#state;
-    this.#state = undefined;
-    this.#stages = undefined;
-    await state?.close();
+    this.#context = undefined;
+    await this.#starting?.catch(() => {});
+    this.#started = false;
+    this.#starting = undefined;
+    await this.state.close();
   }
 
   async #rows(filter: NormalizedFilter): Promise<TreeRow[]> {
-    const state = this.state;
-    await state.refresh();
+    const { tree } = await this.#fresh();
     const source =
-      filter.namespace !== undefined
-        ? state.tree.entries(filter.namespace).values()
-        : state.tree.allEntries();
+      filter.namespace !== undefined ? tree.entries(filter.namespace).values() : tree.allEntries();
     return [...source].filter((row) => entryMatchesFilter(row.entry, filter));
   }
 
@@ -132,10 +176,9 @@ export class MarkdownDriver implements MemoryDriver {
     keys: readonly EntryKey[],
     options: { withEmbeddings?: boolean } = {},
   ): Promise<(MemoryEntry | undefined)[]> {
-    const state = this.state;
-    await state.refresh();
+    const { tree } = await this.#fresh();
     const found = keys.map(({ namespace, key }) => {
-      const row = state.tree.entries(namespace).get(key);
+      const row = tree.entries(namespace).get(key);
       return row ? { ...row.entry } : undefined;
     });
     if (!options.withEmbeddings) return found;
@@ -149,14 +192,13 @@ export class MarkdownDriver implements MemoryDriver {
     return found.map((entry) => entry && attached.get(identity(entry.namespace, entry.key)));
   }
 
-  write(batch: WriteBatch): Promise<WriteResult> {
-    const state = this.state;
-    return state
-      .write(
-        (plan) => planBatch(state.tree, batch, plan),
-        (planned) => planned.written,
-      )
-      .then((planned) => planned.result);
+  async write(batch: WriteBatch): Promise<WriteResult> {
+    const state = await this.#ready(true);
+    const planned = await state.write(
+      (plan) => planBatch(state.tree, batch, plan),
+      (result) => result.written,
+    );
+    return planned.result;
   }
 
   async scan(request: ScanRequest): Promise<ScanPage> {
@@ -183,20 +225,19 @@ export class MarkdownDriver implements MemoryDriver {
   }
 
   async deleteWhere(filter: DeleteWhere): Promise<DeleteReport> {
-    const state = this.state;
+    const { tree } = this.state;
     const plan = () => {
-      const rows = [...state.tree.allEntries()].filter(
+      const rows = [...tree.allEntries()].filter(
         (row) => filter.sessionId === undefined || row.entry.sessionId === filter.sessionId,
       );
-      return planDeletion(rows, {
-        ...filter,
-        categories: filter.categories ? [...filter.categories] : undefined,
-      });
+      const categories = filter.categories ? [...filter.categories] : undefined;
+      return planDeletion(rows, { ...filter, categories });
     };
     if (filter.dryRun) {
-      await state.refresh();
+      await this.#fresh();
       return plan().report;
     }
+    const state = await this.#ready(true);
     return state.write((write) => {
       const { report, doomed } = plan();
       for (const row of doomed)
@@ -205,81 +246,14 @@ export class MarkdownDriver implements MemoryDriver {
     });
   }
 
-  get leases(): DriverLeases {
-    const state = this.state;
-    return treeLeases(join(state.root, STATE_DIR), state.lock);
-  }
-
-  /**
-   * The index's vectors, read after the index caught up with the files; none without the index.
-   * `reset` only drops vectors: rebuilding the index from the files is `rebuildIndex`.
-   */
-  get vectors(): DriverVectors {
-    const state = this.state;
-    const index = state.index;
-    if (!index) return NO_VECTORS;
-    const inner = index.driver.vectors;
-    return {
-      pending: async (after, limit) => {
-        await state.refresh();
-        return inner.pending(after, limit);
-      },
-      countPending: async () => {
-        await state.refresh();
-        return inner.countPending();
-      },
-      save: (vectors, fingerprint) => inner.save(vectors, fingerprint),
-      fingerprint: () => inner.fingerprint(),
-      reset: (fingerprint) => inner.reset(fingerprint),
-    };
-  }
-
-  get embeddingCache(): DriverEmbeddingCache | undefined {
-    return this.#state?.index?.driver.embeddingCache;
-  }
-
   /** Forgets the index and indexes the files again (`reindex`); nothing to do without it. */
-  rebuildIndex(): Promise<void> {
-    return this.state.rebuildIndex();
+  async rebuildIndex(): Promise<void> {
+    await (await this.#ready(false)).rebuildIndex();
   }
 
   async health(): Promise<DriverHealth> {
-    const state = this.state;
-    await state.refresh();
-    let entries = 0;
-    for (const _ of state.tree.allEntries()) entries++;
-    let problems = 0;
-    for (const file of state.tree.files.values()) problems += file.problems.length;
-    const details: Record<string, unknown> = {
-      root: this.root,
-      files: state.tree.files.size,
-      problems,
-      index: state.index ? state.index.file : "off",
-    };
-    const health: DriverHealth = { entries, storage: this.#storage(), details };
-    if (state.index) {
-      const indexHealth = await state.index.driver.health();
-      details.indexDetails = indexHealth.details;
-      if (indexHealth.vectorProblem !== undefined) health.vectorProblem = indexHealth.vectorProblem;
-    } else {
-      health.vectorProblem = "the index is off (index = false): vector recall needs it";
-    }
-    return health;
-  }
-
-  /** A real tiny write in the state directory: can the tree be written now? */
-  #storage(): { writable: boolean; reason?: string } {
-    try {
-      mkdirSync(join(this.root, STATE_DIR), { recursive: true });
-      const probe = join(this.root, STATE_DIR, `.probe-${process.pid}`);
-      writeFileSync(probe, "");
-      rmSync(probe, { force: true });
-      return { writable: true };
-    } catch (error) {
-      return {
-        writable: false,
-        reason: `cannot write in ${this.root} (${(error as Error).message}); check permissions and free space`,
-      };
-    }
+    const state = await this.#ready(false);
+    if (this.#started) await state.refresh();
+    return treeHealth(state, this.#started, this.indexed);
   }
 }

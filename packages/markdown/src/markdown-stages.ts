@@ -12,7 +12,7 @@ import type { TreeState } from "./tree-state.js";
 export function parsedRowStages(
   state: TreeState,
   language: TextLanguage,
-  embedded: boolean,
+  vectorsOff: string,
 ): RecallStages {
   const { tree } = state;
   return new InMemoryRecallStages({
@@ -24,12 +24,7 @@ export function parsedRowStages(
       yield* tree.allEntries();
       yield* tree.allChunks();
     },
-    vectorAvailability: () => ({
-      usable: false,
-      reason: embedded
-        ? "the markdown backend keeps vectors in its index, which is off (index = false): recall is keyword-only"
-        : "no embedding provider is configured: recall is keyword-only (set embedding_provider to enable vector recall)",
-    }),
+    vectorAvailability: () => ({ usable: false, reason: vectorsOff }),
     changeToken: () => tree.generation,
     language,
   });
@@ -44,9 +39,14 @@ function locate(state: TreeState, namespace: string, key: string): TreeRow | und
 /**
  * The files are the truth: every entry a stage returns is the file's row (its fields as the
  * files hold them, plus `source`, where it is), and an index row the files no longer hold is
- * dropped. Before each stage the tree is re-read and the index brought up to it.
+ * dropped. Before each stage `fresh` re-reads the tree and brings the index up to it; `inner`
+ * is the stages of the moment (the index's once it is open).
  */
-export function fileTruthStages(state: TreeState, inner: () => RecallStages): RecallStages {
+export function fileTruthStages(
+  state: TreeState,
+  fresh: () => Promise<unknown>,
+  inner: () => RecallStages,
+): RecallStages {
   const truth = (entry: MemoryEntry): MemoryEntry | undefined => {
     const row = locate(state, entry.namespace, entry.key);
     if (!row) return undefined;
@@ -62,26 +62,31 @@ export function fileTruthStages(state: TreeState, inner: () => RecallStages): Re
       const entry = truth(hit.entry);
       return entry ? [{ ...hit, entry }] : [];
     });
-  const stages: RecallStages = {
+  return {
     recent: async (filter, limit) => {
-      await state.refresh();
+      await fresh();
       return entries(await inner().recent(filter, limit));
     },
     keyword: async (request) => {
-      await state.refresh();
+      await fresh();
       const result = await inner().keyword(request);
       return { ...result, hits: hits(result.hits) };
     },
     vectorAvailability: () => inner().vectorAvailability(),
     embedQuery: (query, signal) => inner().embedQuery(query, signal),
     vector: async (request) => {
-      await state.refresh();
+      await fresh();
       return hits(await inner().vector(request));
     },
     cosines: (ids, vector) => inner().cosines(ids, vector),
     like: async (keywords, filter, pool) => {
-      await state.refresh();
+      await fresh();
       return entries(await inner().like(keywords, filter, pool));
+    },
+    // Both inner stages (in-memory, SQLite) have it; a hybrid stage neither.
+    neighbors: async (ids, filter) => {
+      const found = (await inner().neighbors?.(ids, filter)) ?? new Map();
+      return new Map([...found].map(([id, list]) => [id, hits(list)]));
     },
     attachEmbeddings: (results) => inner().attachEmbeddings(results),
     changeToken: () => {
@@ -90,20 +95,4 @@ export function fileTruthStages(state: TreeState, inner: () => RecallStages): Re
       return `${state.tree.generation}:${String(inner().changeToken?.() ?? "")}`;
     },
   };
-  const { hybrid, neighbors } = inner();
-  if (hybrid)
-    stages.hybrid = async (keyword, vector) => {
-      await state.refresh();
-      const result = await inner().hybrid!(keyword, vector);
-      return {
-        keyword: { ...result.keyword, hits: hits(result.keyword.hits) },
-        vector: hits(result.vector),
-      };
-    };
-  if (neighbors)
-    stages.neighbors = async (ids, filter) => {
-      const found = await inner().neighbors!(ids, filter);
-      return new Map([...found].map(([id, list]) => [id, hits(list)]));
-    };
-  return stages;
 }

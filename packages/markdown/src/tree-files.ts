@@ -10,6 +10,7 @@ import {
 import { prepareFileAtomic } from "./files/atomic-write.js";
 import { keepPreviousVersion } from "./files/history.js";
 import { joinLines } from "./format/markdown-file.js";
+import { refuseLinkedDirectory } from "./linked-directory.js";
 import { sha256, type TreeRow } from "./markdown-tree.js";
 import { checkTreePath, readSegment } from "./read-segment.js";
 import type { TreeState } from "./tree-state.js";
@@ -46,11 +47,21 @@ export interface ReplaceFileResult {
 
 /** The file-backed extension of a memory tree, plus the whole-file access consolidation uses. */
 export class TreeFiles implements FileBackedMemory {
-  readonly #state: () => TreeState;
+  readonly #state: TreeState;
+  /** The tree, its index open; `create`: even if the tree must be created for it. */
+  readonly #ready: (create: boolean) => Promise<TreeState>;
   readonly #beforeCommit: (() => void) | undefined;
+  readonly #indexed: boolean;
 
-  constructor(state: () => TreeState, beforeCommit?: () => void) {
+  constructor(
+    state: TreeState,
+    ready: (create: boolean) => Promise<TreeState>,
+    indexed: boolean,
+    beforeCommit?: () => void,
+  ) {
+    this.#indexed = indexed;
     this.#state = state;
+    this.#ready = ready;
     this.#beforeCommit = beforeCommit;
   }
 
@@ -61,11 +72,11 @@ export class TreeFiles implements FileBackedMemory {
    * than `.md` are refused with INVALID_INPUT; a missing file is NOT_FOUND.
    */
   readSegment(request: { path: string; from?: number; lines?: number }) {
-    return readSegment(this.#state().root, request);
+    return readSegment(this.#state.root, request);
   }
 
   async listFiles(): Promise<MemoryFileInfo[]> {
-    const state = this.#state();
+    const state = await this.#ready(false);
     await state.refresh();
     return [...state.tree.files.values()]
       .sort((a, b) => (a.path < b.path ? -1 : 1))
@@ -79,7 +90,7 @@ export class TreeFiles implements FileBackedMemory {
 
   /** Problems found in the files (unreadable entry lines, duplicates), with file and line. */
   async problems(): Promise<FileProblem[]> {
-    const state = this.#state();
+    const state = await this.#ready(false);
     await state.refresh();
     const { tree } = state;
     const out: FileProblem[] = [];
@@ -108,9 +119,10 @@ export class TreeFiles implements FileBackedMemory {
 
   /** Whether the index holds exactly what the files hold now, read before catching it up. */
   async indexStatus(): Promise<DerivedIndexStatus> {
-    const state = this.#state();
+    const state = await this.#ready(false);
     state.tree.refresh();
-    if (!state.index) return { enabled: false, current: true, stale: [] };
+    // A tree that does not exist yet has nothing to index: its index is current.
+    if (!state.index) return { enabled: this.#indexed, current: true, stale: [] };
     const stale = state.index.staleFiles(state.tree);
     return { enabled: true, current: stale.length === 0, stale };
   }
@@ -121,7 +133,7 @@ export class TreeFiles implements FileBackedMemory {
    * `namespaces/<dir>/`): anything else is INVALID_INPUT, so this never reads outside the tree.
    */
   async readFile(path: string): Promise<MemoryFileText | null> {
-    const state = this.#state();
+    const state = await this.#ready(false);
     const checked = checkTreePath(state.root, path);
     await state.refresh();
     const file = state.tree.files.get(checked.path);
@@ -148,9 +160,10 @@ export class TreeFiles implements FileBackedMemory {
     text: string,
     options: ReplaceFileOptions,
   ): Promise<ReplaceFileResult> {
-    const state = this.#state();
+    const state = await this.#ready(true);
     const { root } = state;
     const checked = checkTreePath(root, path);
+    refuseLinkedDirectory(root, checked.path);
     const target = join(root, checked.path);
     const current = (): Buffer | null => {
       try {

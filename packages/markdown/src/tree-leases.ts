@@ -6,11 +6,20 @@ import type { TreeLock } from "./files/tree-lock.js";
  * Leases and job state of a memory tree: `leases.json` and `jobs.json` in the hidden state
  * directory, read and written under the tree lock (the facade validates names, TTLs and JSON).
  */
-export function treeLeases(dir: string, lock: TreeLock): DriverLeases {
+export function treeLeases(
+  dir: string,
+  lock: TreeLock,
+  ready: () => Promise<unknown>,
+): DriverLeases {
   const state = new StateFiles(dir);
+  // The state files live in the tree: it is created (as by a write) before the first lease.
+  const locked = async <T>(body: () => T) => {
+    await ready();
+    return lock.run(body);
+  };
   return {
     acquire: (name, holder, ttlMs, nowMs) =>
-      lock.run(() => {
+      locked(() => {
         const leases = state.read<LeaseTable>("leases.json", {});
         const current = leases[name];
         const free = !current || current.expiresAtMs <= nowMs;
@@ -25,7 +34,7 @@ export function treeLeases(dir: string, lock: TreeLock): DriverLeases {
         return leaseFromRow({ name, ...next });
       }),
     release: ({ name, holder, token }) =>
-      lock.run(() => {
+      locked(() => {
         const leases = state.read<LeaseTable>("leases.json", {});
         const current = leases[name];
         if (!current || current.holder !== holder || current.token !== token) return false;
@@ -36,7 +45,7 @@ export function treeLeases(dir: string, lock: TreeLock): DriverLeases {
       }),
     readJobState: async (job) => state.read<Record<string, string>>("jobs.json", {})[job] ?? null,
     writeJobState: (job, json) =>
-      lock.run(() => {
+      locked(() => {
         const jobs = state.read<Record<string, string>>("jobs.json", {});
         jobs[job] = json;
         state.write("jobs.json", jobs);

@@ -28,7 +28,7 @@ export class TreeState {
   readonly root: string;
   readonly tree: MarkdownTree;
   readonly lock: TreeLock;
-  readonly index: MarkdownIndex | undefined;
+  #index: MarkdownIndex | undefined;
   readonly #options: MarkdownDriverOptions;
   #watcher: TreeWatcher | undefined;
   /** The tree generation the index was last brought up to (-1: not yet, in this process). */
@@ -37,7 +37,7 @@ export class TreeState {
   #seenWrites = -1;
   #closed = false;
 
-  private constructor(root: string, options: MarkdownDriverOptions, index?: MarkdownIndex) {
+  constructor(root: string, options: MarkdownDriverOptions) {
     this.root = root;
     this.#options = options;
     this.tree = new MarkdownTree(root);
@@ -45,27 +45,30 @@ export class TreeState {
       timeoutMs: options.lockTimeoutMs ?? MARKDOWN_DEFAULTS.lockTimeoutMs,
       staleMs: options.lockStaleMs ?? MARKDOWN_DEFAULTS.lockStaleMs,
     });
-    this.index = index;
   }
 
-  /** Opens the index (through the injected factory) and starts the watcher when asked. */
-  static async open(
-    root: string,
-    options: MarkdownDriverOptions,
-    openIndex: IndexDriverFactory | undefined,
-    context: DriverContext,
-  ): Promise<TreeState> {
-    const index = openIndex
-      ? await MarkdownIndex.open(join(root, STATE_DIR, "index.db"), openIndex, context)
-      : undefined;
-    const state = new TreeState(root, options, index);
+  /** The derived index, once {@link start} opened it (undefined before, or without one). */
+  get index(): MarkdownIndex | undefined {
+    return this.#index;
+  }
+
+  /**
+   * Opens the index (through the injected factory) and starts the watcher when asked: both
+   * create the tree's directories, so this waits for the tree to exist or to be written.
+   */
+  async start(openIndex: IndexDriverFactory | undefined, context: DriverContext): Promise<void> {
+    if (openIndex)
+      this.#index = await MarkdownIndex.open(
+        join(this.root, STATE_DIR, "index.db"),
+        openIndex,
+        context,
+      );
     try {
-      if (options.watch ?? MARKDOWN_DEFAULTS.watch) await state.#watch();
+      if (this.#options.watch ?? MARKDOWN_DEFAULTS.watch) await this.#watch();
     } catch (error) {
-      await state.close();
+      await this.close();
       throw error;
     }
-    return state;
   }
 
   async #watch(): Promise<void> {
@@ -107,8 +110,8 @@ export class TreeState {
   }
 
   async #syncIndex(written?: WrittenVectors): Promise<void> {
-    if (!this.index) return;
-    await this.index.sync(this.tree, written);
+    if (!this.#index) return;
+    await this.#index.sync(this.tree, written);
     this.#indexedGeneration = this.tree.generation;
   }
 
@@ -169,6 +172,7 @@ export class TreeState {
     this.#closed = true;
     await this.#watcher?.close();
     this.#watcher = undefined;
-    await this.index?.close();
+    await this.#index?.close();
+    this.#index = undefined;
   }
 }

@@ -134,8 +134,20 @@ function batchStatement(
   const { memories, vectors } = context.tables;
   const columns =
     "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count";
+  const others = `${columns}${vector ? ", embedding" : ""}`
+    .split(", ")
+    .slice(1)
+    .map((name) => `given.${name}`)
+    .join(", ");
   const ctes = [
-    `v (${columns}${vector ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
+    `given (${columns}${vector ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
+    // Ids are unique per store: an id that belongs to another (namespace, key) is dropped, so
+    // the entry is a copy (an export imported into another namespace) with an id of its own.
+    `v AS (
+      SELECT CASE WHEN taken.id IS NULL THEN given.id END AS id, ${others}
+      FROM given LEFT JOIN ${memories} taken
+        ON taken.id = given.id AND (taken.namespace <> given.namespace OR taken.key <> given.key)
+    )`,
     `up AS (
       INSERT INTO ${memories} AS m
         (id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count)
@@ -162,9 +174,17 @@ function batchStatement(
     )`);
   }
   if (context.staleVectors) {
+    // Matched on the stored row's id as it was before this statement: when the import gives an
+    // existing key another id, ON UPDATE CASCADE moves its old vector to the new id only at the
+    // end of the statement, where it would collide with the vector inserted above (a duplicate
+    // memory_vectors_pkey) or, without a new vector, carry a stale one. So the old vector goes
+    // when a new one replaces it under another id, or when the content changed without one.
+    const replaced = vector
+      ? "(v.embedding IS NOT NULL AND e.id <> v.id) OR (v.embedding IS NULL AND x.content_hash <> v.content_hash)"
+      : "x.content_hash <> v.content_hash";
     ctes.push(`stale AS (
-      DELETE FROM ${vectors} x USING up JOIN v ON v.namespace = up.namespace AND v.key = up.key
-      WHERE x.memory_id = up.id AND x.content_hash <> up.content_hash ${vector ? "AND v.embedding IS NULL" : ""}
+      DELETE FROM ${vectors} x USING v JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
+      WHERE x.memory_id = e.id AND (${replaced})
     )`);
   }
   return {

@@ -48,7 +48,7 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
    * `@memory/api`'s recall engine scores and fuses on every backend.
    */
   hybridExecution?: "concurrent" | "single";
-  /** Clock for recall's time decay (tests). Default `Date.now`. */
+  /** Clock for recall's time decay and lease expiry (tests). Default `Date.now`. */
   now?: () => number;
   /**
    * The deferred-embedding worker: entries per batch (default 64), when it wakes up by itself

@@ -184,21 +184,14 @@ export class MarkdownIndex {
     }
     if (deletes.length > 0) await this.driver.write({ upserts: [], supersessions: [], deletes });
     if (upserts.length === 0) return;
-    const batch = { supersessions: [], deletes: [], refuseConflictingIds: true } as const;
-    const extra = fingerprint === undefined ? {} : { vectorFingerprint: fingerprint };
-    const result = await this.driver.write({ ...batch, ...extra, upserts });
-    if (result.refused.length === 0) return;
-    // An id the index holds under another key (a line copied by hand): index it under an id of
-    // its own (the key's indexed one if it has one, else a new one).
-    const retry = result.refused.map(({ index }) => {
-      const { entry, vector } = upserts[index]!;
-      return {
-        entry: { ...entry, id: crypto.randomUUID() },
-        replaceCreatedAt: true,
-        ...(vector ? { vector } : {}),
-      };
+    // A line copied by hand (its id already another key's) is indexed under an id of its own:
+    // ids are unique per store, a rule of every driver's upserts.
+    await this.driver.write({
+      upserts,
+      supersessions: [],
+      deletes: [],
+      ...(fingerprint === undefined ? {} : { vectorFingerprint: fingerprint }),
     });
-    await this.driver.write({ ...batch, ...extra, upserts: retry });
   }
 
   /** Forgets everything indexed (the embedding cache stays) and indexes the tree again. */
