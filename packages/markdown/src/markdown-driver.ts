@@ -91,7 +91,7 @@ export class MarkdownDriver implements MemoryDriver {
     this.files = new TreeFiles(state, ready, this.indexed, options.beforeCommit);
     this.recallStages = fileTruthStages(
       state,
-      () => this.#fresh(),
+      (checkFiles) => this.#fresh(checkFiles),
       () => this.#stages(),
     );
     this.leases = treeLeases(join(this.root, STATE_DIR), state.lock, () => ready(true));
@@ -139,10 +139,10 @@ export class MarkdownDriver implements MemoryDriver {
     return this.state;
   }
 
-  /** The tree re-read, the index up to it. */
-  async #fresh(): Promise<TreeState> {
+  /** The tree re-read (unless `checkFiles` is false), the index up to it. */
+  async #fresh(checkFiles = true): Promise<TreeState> {
     const state = await this.#ready(false);
-    await state.refresh();
+    await state.refresh(checkFiles);
     return state;
   }
 

@@ -44,9 +44,17 @@ function locate(state: TreeState, namespace: string, key: string): TreeRow | und
  */
 export function fileTruthStages(
   state: TreeState,
-  fresh: () => Promise<unknown>,
+  fresh: (checkFiles: boolean) => Promise<unknown>,
   inner: () => RecallStages,
 ): RecallStages {
+  // `changeToken` (called by the engine first when its cache is on) has just checked every file:
+  // the next stage skips that check (a stat per file) and only brings the index up to date.
+  let justChecked = false;
+  const refresh = () => {
+    const checkFiles = !justChecked;
+    justChecked = false;
+    return fresh(checkFiles);
+  };
   const truth = (entry: MemoryEntry): MemoryEntry | undefined => {
     const row = locate(state, entry.namespace, entry.key);
     if (!row) return undefined;
@@ -64,23 +72,23 @@ export function fileTruthStages(
     });
   return {
     recent: async (filter, limit) => {
-      await fresh();
+      await refresh();
       return entries(await inner().recent(filter, limit));
     },
     keyword: async (request) => {
-      await fresh();
+      await refresh();
       const result = await inner().keyword(request);
       return { ...result, hits: hits(result.hits) };
     },
     vectorAvailability: () => inner().vectorAvailability(),
     embedQuery: (query, signal) => inner().embedQuery(query, signal),
     vector: async (request) => {
-      await fresh();
+      await refresh();
       return hits(await inner().vector(request));
     },
     cosines: (ids, vector) => inner().cosines(ids, vector),
     like: async (keywords, filter, pool) => {
-      await fresh();
+      await refresh();
       return entries(await inner().like(keywords, filter, pool));
     },
     // Both inner stages (in-memory, SQLite) have it; a hybrid stage neither.
@@ -92,6 +100,7 @@ export function fileTruthStages(
     changeToken: () => {
       // A cheap check of the files first, so that an edit is never answered from the cache.
       state.refreshFiles();
+      justChecked = true;
       return `${state.tree.generation}:${String(inner().changeToken?.() ?? "")}`;
     },
   };

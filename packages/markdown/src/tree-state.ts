@@ -96,9 +96,12 @@ export class TreeState {
     return stale ? this.tree.refresh() : [];
   }
 
-  /** Re-reads changed files and brings the index up to date with them; the changed paths. */
-  async refresh(): Promise<string[]> {
-    const changed = this.refreshFiles();
+  /**
+   * Re-reads changed files (unless `checkFiles` is false: they were just checked) and brings the
+   * index up to date with them; the changed paths.
+   */
+  async refresh(checkFiles = true): Promise<string[]> {
+    const changed = checkFiles ? this.refreshFiles() : [];
     const index = this.index;
     if (index && this.#indexedGeneration !== this.tree.generation) {
       await this.lock.run(async () => {
