@@ -124,7 +124,8 @@ export class PostgresMemory implements Memory {
       tables: this.#tables,
       embedder: this.#embedder,
       vectorState: () => this.#vector,
-      queryCacheSize: this.#options.retrieval.recallCacheSize,
+      schema: this.#schema,
+      queryCacheSize: this.#options.embeddingCacheMax,
     });
     this.#engine = new RecallEngine({
       settings: this.#options.retrieval,
@@ -178,7 +179,7 @@ export class PostgresMemory implements Memory {
           this.#options.schema,
           this.#schema,
           this.#options.retrieval.textLanguage,
-          (message) => console.warn(message),
+          this.#options.logger,
         );
         // A bulk import drops the GIN index while it loads; if that process died, rebuild it.
         await restoreSearchIndex(client, this.#schema);
@@ -669,7 +670,7 @@ export class PostgresMemory implements Memory {
       this.#closed = true;
       try {
         await this.#deferred.close(CLOSE_TIMEOUT_MS, (message) =>
-          console.warn(`@memory/postgres: ${message}`),
+          this.#options.logger(`@memory/postgres: ${message}`),
         );
       } finally {
         this.#stages.clear();

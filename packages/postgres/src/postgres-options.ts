@@ -41,6 +41,13 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
   embedder?: EmbeddingProvider;
   /** `defer_embedding`: `store` returns before the embedding is computed. Default false. */
   deferEmbedding?: boolean;
+  /**
+   * `embedding_cache_max`: query embeddings kept in process memory (LRU; 0 keeps none), so an
+   * agent asking the same thing again costs no provider call. Default 10 000.
+   */
+  embeddingCacheMax?: number;
+  /** Where warnings go (a re-index after a text_language change, a close timeout). Default `console.warn`. */
+  logger?: (message: string) => void;
   hnsw?: HnswOptions;
   /**
    * @deprecated Accepted and ignored. Hybrid recall always sends its keyword and vector stages
@@ -73,8 +80,12 @@ export interface ResolvedPostgresOptions {
   /** Validated, with every default of memory.toml applied. */
   retrieval: RetrievalSettings;
   deferEmbedding: boolean;
+  embeddingCacheMax: number;
+  logger: (message: string) => void;
   hnsw: Required<HnswOptions>;
 }
+
+export const DEFAULT_EMBEDDING_CACHE_MAX = 10_000;
 
 // Schema names end up inside identifiers and advisory-lock keys; keep them boring.
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -104,6 +115,13 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `deferEmbedding must be true or false, got ${JSON.stringify(deferEmbedding)}.`,
     );
   }
+  const embeddingCacheMax = options.embeddingCacheMax ?? DEFAULT_EMBEDDING_CACHE_MAX;
+  if (!Number.isInteger(embeddingCacheMax) || embeddingCacheMax < 0) {
+    throw new ConfigError(
+      `embeddingCacheMax must be an integer >= 0 (embedding_cache_max), got ${JSON.stringify(embeddingCacheMax)}.`,
+    );
+  }
+  const logger = options.logger ?? ((message: string) => console.warn(message));
   const hnsw = { ...DEFAULT_HNSW, ...options.hnsw };
   for (const [name, value] of Object.entries(hnsw)) {
     if (!Number.isInteger(value) || value < 1) {
@@ -123,5 +141,5 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `hybridExecution must be "concurrent" or "single" (it is ignored), got ${JSON.stringify(hybridExecution)}.`,
     );
   }
-  return { schema, retrieval, deferEmbedding, hnsw };
+  return { schema, retrieval, deferEmbedding, embeddingCacheMax, logger, hnsw };
 }
