@@ -1,28 +1,23 @@
-import { type Memory, UnsupportedOperationError } from "@memory/api";
+import {
+  type FileBackedMemory,
+  type FileSegment,
+  fileBackedOf,
+  type Memory,
+  UnsupportedOperationError,
+} from "@memory/api";
 import { type Access, canUse } from "./access.js";
 import { HttpError } from "./http-error.js";
 
-/** Lines of a memory file, as file-backed backends (`@memory/markdown`) return them. */
-export interface FileSegment {
-  path: string;
-  namespace: string;
-  from: number;
-  to: number;
-  totalLines: number;
-  text: string;
-}
+export type { FileSegment };
 
-interface FileBackedMemory {
-  readSegment(request: { path: string; from?: number; lines?: number }): Promise<FileSegment>;
-}
-
+/** The backend's declared file-backed extension (`capabilities.fileBacked`), or a typed refusal. */
 function fileBacked(memory: Memory): FileBackedMemory {
-  const reader = (memory as Partial<FileBackedMemory>).readSegment;
-  if (typeof reader !== "function")
+  const files = fileBackedOf(memory);
+  if (!files)
     throw new UnsupportedOperationError(
       `The ${memory.name} backend keeps no memory files to read; use get or recall, or configure backend = "markdown".`,
     );
-  return memory as unknown as FileBackedMemory;
+  return files;
 }
 
 /**

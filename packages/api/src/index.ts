@@ -234,6 +234,16 @@ export {
   type EmbedOptions,
   embeddingFingerprint,
 } from "./types/embedding-provider.js";
+export {
+  type DerivedIndexStatus,
+  type FileBackedMemory,
+  type FileProblem,
+  type FileSegment,
+  type FileSegmentRequest,
+  fileBackedOf,
+  type IndexDriverFactory,
+  type MemoryFileInfo,
+} from "./types/file-backed.js";
 export type { DeleteFilter, DeleteReport, JobState, Lease } from "./types/lifecycle.js";
 export type {
   BackfillOptions,

@@ -11,7 +11,11 @@ export async function healthReport(context: FacadeContext): Promise<HealthReport
     driver.vectors.fingerprint(),
   ]);
   const embedder = options.embedder;
-  const reason = embedder ? (unavailable ?? driverHealth.vectorProblem) : unavailable;
+  // A driver that stores no vectors says best why (none: why it fell back; Markdown: no index).
+  const ownReason = driver.capabilities.vectorSearch
+    ? (unavailable ?? driverHealth.vectorProblem)
+    : (driverHealth.vectorProblem ?? unavailable);
+  const reason = embedder ? ownReason : unavailable;
   const vector: HealthReport["vector"] = {
     status: !embedder ? "disabled" : reason !== undefined ? "degraded" : "ok",
   };

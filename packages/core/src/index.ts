@@ -11,6 +11,7 @@ export {
   InMemoryDriver,
   type InMemoryDriverOptions,
 } from "./in-memory/in-memory-driver.js";
+export { compareFor } from "./in-memory/in-memory-order.js";
 export { InMemoryStore, type StoredRow } from "./in-memory/in-memory-store.js";
 export { createMemoryFacade, MemoryFacade } from "./memory-facade.js";
 export { NoneDriver } from "./none-driver.js";

@@ -7,6 +7,7 @@ import {
   type EmbeddingJobReport,
   EmbeddingWorker,
   type ExportFilter,
+  type FileBackedMemory,
   type FlushOptions,
   type GetOptions,
   type HealthReport,
@@ -79,6 +80,21 @@ export class MemoryFacade implements Memory {
   /** The driver under this facade (for its backend-specific extras). */
   get driver(): MemoryDriver {
     return this.#driver;
+  }
+
+  /**
+   * The driver's file-backed extension (`capabilities.fileBacked`), each call opened and
+   * closed-checked like every other operation; undefined when the driver has none.
+   */
+  get files(): FileBackedMemory | undefined {
+    const files = this.#driver.files;
+    if (!this.#driver.capabilities.fileBacked || !files) return undefined;
+    return {
+      readSegment: (request) => this.#use(() => files.readSegment(request)),
+      listFiles: () => this.#use(() => files.listFiles()),
+      problems: () => this.#use(() => files.problems()),
+      indexStatus: () => this.#use(() => files.indexStatus()),
+    };
   }
 
   /** Opens the driver once; every operation awaits it. */

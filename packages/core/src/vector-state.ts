@@ -3,14 +3,20 @@ import type { FacadeContext } from "./facade-context.js";
 
 /**
  * Why vector recall cannot run now, or undefined when it can: no provider, or stored vectors
- * made by another provider (a model or dimension change) until `reindex`. The one rule, for
- * recall, store, backfill and healthCheck alike.
+ * made by another provider (a model or dimension change) until `reindex`, or a driver that
+ * stores none. The one rule, for recall, store, backfill and healthCheck alike.
  */
 export async function vectorUnavailable(context: FacadeContext): Promise<string | undefined> {
   const { embedder } = context.options;
   if (!embedder)
     return "no embedding provider is configured: recall is keyword-only (set embedding_provider to enable vector recall)";
-  const stored = await context.driver.vectors.fingerprint();
+  const { driver } = context;
+  // A driver that stores no vectors (Markdown without its index) is never sent any.
+  if (!driver.capabilities.vectorSearch) {
+    const { reason } = await driver.recallStages.vectorAvailability();
+    return reason ?? `the ${driver.name} backend stores no vectors: recall is keyword-only`;
+  }
+  const stored = await driver.vectors.fingerprint();
   if (stored !== undefined && stored !== embedder.fingerprint) {
     return `stored vectors were made by ${stored} but the provider is ${embedder.fingerprint}: recall is keyword-only until reindex() (memory reindex) re-embeds every entry`;
   }

@@ -78,12 +78,13 @@ export function markdownOptionsFromConfig(
 }
 
 /**
- * The `[memory]` keys this backend does not honour (`BackendModule.ignoredSettings`): a write
- * embeds while it syncs the index, so `store` always returns after the embedding.
+ * The `[memory]` keys this backend does not honour (`BackendModule.ignoredSettings`): the
+ * driver declares no deferred embedding (`capabilities.deferredEmbedding` false), so the facade
+ * embeds before the write and `store` always returns after the embedding.
  */
 export const ignoredSettings: IgnoredSettings = {
   defer_embedding:
-    "the markdown backend embeds new entries while the write that stores them syncs its index, so store always waits for the embedding",
+    "the markdown backend embeds each new entry before the write that stores it, so store always waits for the embedding",
 };
 
 /** Entry point for `createMemory` (`backend = "markdown"`). Nothing is read until first use. */

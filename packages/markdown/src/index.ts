@@ -44,15 +44,17 @@ export {
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "./format/markdown-file.js";
+export { MarkdownDriver } from "./markdown-driver.js";
 export {
   createMarkdownMemory,
   MarkdownMemory,
   type MarkdownRecallResult,
-  type MemoryFileText,
-  type ReplaceFileOptions,
-  type ReplaceFileResult,
 } from "./markdown-memory.js";
-export { MARKDOWN_DEFAULTS, type MarkdownMemoryOptions } from "./markdown-options.js";
+export {
+  MARKDOWN_DEFAULTS,
+  type MarkdownDriverOptions,
+  type MarkdownMemoryOptions,
+} from "./markdown-options.js";
 export type { RowSource } from "./markdown-tree.js";
 export {
   MAX_SEGMENT_LINES,
@@ -60,3 +62,4 @@ export {
   readSegment,
   type Segment,
 } from "./read-segment.js";
+export type { MemoryFileText, ReplaceFileOptions, ReplaceFileResult } from "./tree-files.js";

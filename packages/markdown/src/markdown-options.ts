@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, RetrievalSettings } from "@memory/api";
+import type { EmbeddingProvider, IndexDriverFactory, RetrievalSettings } from "@memory/api";
 
 /**
  * Options of {@link createMarkdownMemory}. The retrieval options (`searchMode`, `minScore`, ...)
@@ -46,6 +46,24 @@ export interface MarkdownMemoryOptions extends Partial<RetrievalSettings> {
   ) => void;
 }
 
+/** The storage options of the driver (the rest of `MarkdownMemoryOptions` is the facade's). */
+export type MarkdownDriverOptions = Pick<
+  MarkdownMemoryOptions,
+  | "root"
+  | "watch"
+  | "watchDebounceMs"
+  | "lockTimeoutMs"
+  | "lockStaleMs"
+  | "beforeCommit"
+  | "onWatch"
+> & {
+  /**
+   * Opens the driver of the derived index over `<root>/.memory-state/index.db`; undefined: no
+   * index (recall runs the in-memory stages over the parsed files, keyword-only).
+   */
+  openIndex?: IndexDriverFactory;
+};
+
 export const MARKDOWN_DEFAULTS = {
   index: true,
   watch: false,
@@ -54,6 +72,3 @@ export const MARKDOWN_DEFAULTS = {
   lockTimeoutMs: 30_000,
   lockStaleMs: 60_000,
 };
-
-/** Entries written per lock (and per file rewrite) by `importEntries`. */
-export const IMPORT_BATCH = 10_000;

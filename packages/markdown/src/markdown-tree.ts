@@ -1,16 +1,11 @@
 import { createHash } from "node:crypto";
-import { type Dirent, lstatSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { readFileSync, unlinkSync } from "node:fs";
 import { join, sep } from "node:path";
-import {
-  ConflictError,
-  DEFAULT_NAMESPACE,
-  type MemoryEntry,
-  validateContent,
-  validateKey,
-  validateSessionId,
-} from "@memory/api";
+import { ConflictError, DEFAULT_NAMESPACE, type MemoryEntry } from "@memory/api";
+import { editedText, type FileEdit } from "./file-edit.js";
 import { prepareFileAtomic } from "./files/atomic-write.js";
-import { type EntryMetadata, formatEntryLine } from "./format/entry-line.js";
+import { decode, entries, isRegular, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
+import { formatEntryLine } from "./format/entry-line.js";
 import {
   CORE_FILE,
   dateOf,
@@ -24,14 +19,12 @@ import {
   NAMESPACES_DIR,
 } from "./format/layout.js";
 import {
-  dominantEol,
-  type FileLine,
   type FileProblem,
-  joinLines,
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "./format/markdown-file.js";
 import { isSymbolicLink, refuseLinkedDirectory } from "./linked-directory.js";
+import { entryOfLine, stableId } from "./row-entry.js";
 
 /** Where a recallable row comes from: a file and its lines (1-based, inclusive). */
 export interface RowSource {
@@ -70,61 +63,8 @@ export interface TreeFile {
   problems: FileProblem[];
 }
 
-/** A change to one file: lines replaced, deleted, appended. */
-export interface FileEdit {
-  replace: Map<number, string>;
-  remove: Set<number>;
-  append: string[];
-}
-
-const STORAGE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** A deterministic UUID (version 8 layout) for rows that carry no id of their own. */
-export function stableId(...parts: string[]): string {
-  const hex = createHash("sha256").update(parts.join("\u0000"), "utf8").digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16] as string, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 export function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** Reads a file's text; `invalid` when it is not valid UTF-8. */
-function decode(bytes: Uint8Array): { text: string; invalid: boolean } {
-  try {
-    return { text: decoder.decode(bytes), invalid: false };
-  } catch {
-    return { text: lenient.decode(bytes), invalid: true };
-  }
-}
-
-interface Stamp {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
-function stampOf(file: string): Stamp | undefined {
-  // Plain (not bigint) stat: mtime/ctime in fractional milliseconds still tell two saves
-  // apart, and the inode changes on every atomic rename.
-  const stat = statSync(file, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return undefined;
-  return { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
-}
-
-const sameStamp = (a: Stamp, b: Stamp) =>
-  a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
-
-function entries(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
 }
 
 /**
@@ -256,7 +196,7 @@ export class MarkdownTree {
     const rows: TreeRow[] = [];
     for (const found of parsed.entries) {
       const at = { path, startLine: found.line, endLine: found.line };
-      const entry = this.#entryOf(found, found.metadata, namespace, role, fileTime, (message) =>
+      const entry = entryOfLine(found, found.metadata, namespace, role, fileTime, (message) =>
         problems.push({ line: found.line, message }),
       );
       if (entry) rows.push({ entry, kind: "entry", source: at, duplicates: [] });
@@ -291,61 +231,6 @@ export class MarkdownTree {
       chunks,
       problems: problems.sort((a, b) => a.line - b.line),
     };
-  }
-
-  #entryOf(
-    found: { key: string; content: string; conversation: boolean },
-    metadata: EntryMetadata | undefined,
-    namespace: string,
-    role: FileRole,
-    fileTime: string,
-    problem: (message: string) => void,
-  ): MemoryEntry | undefined {
-    try {
-      validateKey(found.key);
-      validateContent(found.content);
-    } catch (error) {
-      problem(`entry not loaded: ${(error as Error).message}`);
-      return undefined;
-    }
-    const time = (value: string | undefined, field: string): string | undefined => {
-      if (value === undefined) return undefined;
-      if (STORAGE_TIME.test(value) && !Number.isNaN(Date.parse(value))) return value;
-      problem(
-        `metadata ${field} ${JSON.stringify(value)} is not a UTC time like 2026-01-31T12:00:00.000Z; the file's time is used`,
-      );
-      return undefined;
-    };
-    const createdAt = time(metadata?.createdAt, "createdAt") ?? fileTime;
-    const entry: MemoryEntry = {
-      id: metadata?.id ?? stableId("entry", namespace, found.key),
-      key: found.key,
-      content: found.content,
-      category: found.conversation ? "conversation" : role.category,
-      namespace,
-      createdAt,
-      updatedAt: time(metadata?.updatedAt, "updatedAt") ?? createdAt,
-    };
-    if (metadata?.sessionId !== undefined) {
-      try {
-        entry.sessionId = validateSessionId(metadata.sessionId);
-      } catch (error) {
-        problem(`metadata sessionId ignored: ${(error as Error).message}`);
-      }
-    }
-    if (metadata?.importance !== undefined) {
-      if (metadata.importance >= 0 && metadata.importance <= 1)
-        entry.importance = metadata.importance;
-      else problem("metadata importance ignored: it must be a number from 0 to 1");
-    }
-    if (metadata?.supersededBy !== undefined) {
-      try {
-        entry.supersededBy = validateKey(metadata.supersededBy, "supersededBy");
-      } catch (error) {
-        problem(`metadata supersededBy ignored: ${(error as Error).message}`);
-      }
-    }
-    return entry;
   }
 
   #index(): void {
@@ -445,8 +330,9 @@ export class MarkdownTree {
         ? undefined
         : prepareFileAtomic(join(this.root, plan.path), plan.text),
     );
-    beforeCommit?.();
     try {
+      // Inside the try: a hook that throws must not leave the prepared temporary files behind.
+      beforeCommit?.();
       for (const [at, plan] of planned.entries()) {
         // Files already replaced stay so (each is consistent); the caller plans the write again
         // against what the files hold now, which completes it.
@@ -480,50 +366,6 @@ export class MarkdownTree {
   }
 }
 
-function isRegular(file: string): boolean {
-  try {
-    return lstatSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A file's new text after an edit; undefined when the file would hold nothing but its title
- * and blank lines (it is then deleted). Untouched lines keep their exact bytes and line breaks.
- */
-function editedText(
-  parsed: ParsedMarkdown | undefined,
-  edit: FileEdit,
-  title: string | undefined,
-): string | undefined {
-  const lines: FileLine[] = [];
-  const source = parsed?.lines ?? [];
-  const eol = parsed ? dominantEol(source) : "\n";
-  source.forEach((line, index) => {
-    const number = index + 1;
-    if (edit.remove.has(number)) return;
-    const replacement = edit.replace.get(number);
-    lines.push(replacement === undefined ? line : { text: replacement, eol: line.eol });
-  });
-  if (edit.append.length > 0) {
-    if (lines.length === 0 && title !== undefined) {
-      lines.push({ text: title, eol }, { text: "", eol });
-    }
-    const last = lines.at(-1);
-    if (last && last.eol === "") last.eol = eol;
-    for (const text of edit.append) lines.push({ text, eol });
-  }
-  const meaningful = lines.some(
-    (line) => line.text.trim() !== "" && (title === undefined || line.text !== title),
-  );
-  if (!meaningful && parsed !== undefined) return undefined;
-  return joinLines(lines, parsed?.bom ?? false);
-}
-
-/** An edit that does nothing yet. */
-export function emptyEdit(): FileEdit {
-  return { replace: new Map(), remove: new Set(), append: [] };
-}
-
+export { emptyEdit, type FileEdit } from "./file-edit.js";
+export { stableId } from "./row-entry.js";
 export { fileTitle, formatEntryLine };

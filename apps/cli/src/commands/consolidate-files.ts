@@ -2,7 +2,7 @@ import { UnsupportedOperationError } from "@memory/api";
 import {
   consolidateMemoryFile,
   type FileConsolidationReport,
-  type MarkdownMemory,
+  MarkdownMemory,
 } from "@memory/markdown";
 import { UsageError } from "../cli/cli-errors.js";
 import type { CommandContext } from "../cli/command-context.js";
@@ -56,12 +56,12 @@ export async function consolidateFiles(
     );
   const chatModel = requireChatModel(config.memory, "memory consolidate --files");
   const { memory } = await context.open("configured");
-  const markdown = memory as Partial<MarkdownMemory>;
-  if (memory.name !== "markdown" || typeof markdown.replaceFile !== "function")
+  // Whole-file rewrites are the Markdown memory's own (not part of the file-backed extension).
+  if (!(memory instanceof MarkdownMemory))
     throw new UnsupportedOperationError(
       `memory consolidate --files needs the markdown backend; the store opened is "${memory.name}".`,
     );
-  const report = await consolidateMemoryFile(memory as MarkdownMemory, {
+  const report = await consolidateMemoryFile(memory, {
     chatModel,
     force: options.force === true,
     dryRun: options.dryRun === true,

@@ -2,6 +2,7 @@ import type { RecallStages } from "../recall/recall-stages.js";
 import type { RetrievalSettings } from "../recall/retrieval-settings.js";
 import type { NormalizedFilter } from "../validation.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
+import type { FileBackedMemory } from "./file-backed.js";
 import type { DeleteReport, Lease } from "./lifecycle.js";
 import type { Capabilities } from "./memory.js";
 import type { MemoryEntry } from "./memory-entry.js";
@@ -236,4 +237,6 @@ export interface MemoryDriver {
   /** Present when the driver keeps a persistent embedding cache. */
   readonly embeddingCache?: DriverEmbeddingCache;
   health(): Promise<DriverHealth>;
+  /** The file-backed extension (`capabilities.fileBacked`); the facade exposes it as `files`. */
+  readonly files?: FileBackedMemory;
 }

@@ -1,3 +1,4 @@
+import type { FileBackedMemory } from "./file-backed.js";
 import type { DeleteFilter, DeleteReport, JobState, Lease } from "./lifecycle.js";
 import type {
   CountOptions,
@@ -28,6 +29,8 @@ export interface Capabilities {
   multiInstance: boolean;
   /** `store` can return before the embedding is computed (`defer_embedding`). */
   deferredEmbedding: boolean;
+  /** The store is a tree of files with the `FileBackedMemory` extension, exposed as `files`. */
+  fileBacked?: boolean;
 }
 
 /** The result of `Memory.healthCheck()`. */
@@ -134,6 +137,8 @@ export interface Memory extends AsyncDisposable {
   /** Backend name (`sqlite`, `postgres`, ...). */
   readonly name: string;
   readonly capabilities: Capabilities;
+  /** The file-backed extension, when `capabilities.fileBacked` (read it with `fileBackedOf`). */
+  readonly files?: FileBackedMemory | undefined;
 
   /** Upsert on `(namespace, key)`: content, category, importance, session and `updatedAt` change, `id` and `createdAt` stay. Clears `supersededBy`. */
   store(input: StoreInput): Promise<MemoryEntry>;

@@ -14,8 +14,10 @@ import {
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "../format/markdown-file.js";
-import type { MarkdownMemory, MemoryFileText } from "../markdown-memory.js";
+import type { MarkdownMemory } from "../markdown-memory.js";
+import type { MemoryFileText } from "../tree-files.js";
 import { ConsolidationError } from "./consolidation-error.js";
+import { dailyLogPaths } from "./daily-logs.js";
 import { type TraceUnit, traceLine, traceUnit } from "./trace-lines.js";
 import { unifiedDiff } from "./unified-diff.js";
 
@@ -166,26 +168,6 @@ function isStructure(text: string): boolean {
 }
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
-
-/**
- * The daily logs of a namespace for the UTC day of `at`: `memory/<day>.md`, then the files named
- * by that day and a time (`memory/<day>-1442.md`, one per session for some agents), by name. The
- * tree is current: the caller has just read `MEMORY.md` through the memory.
- */
-function dailyLogPaths(memory: MarkdownMemory, namespace: string, at: string): string[] {
-  const main = entryFile(namespace, "daily", at);
-  const day = at.slice(0, 10);
-  const timed = [...memory.tree.files.values()]
-    .filter(
-      (file) =>
-        file.namespace === namespace &&
-        file.path !== main &&
-        file.role.loggedAt?.slice(0, 10) === day,
-    )
-    .map((file) => file.path)
-    .sort();
-  return [main, ...timed];
-}
 
 /**
  * Markdown consolidation ("hippocampus", README "Consolidation"): sends `MEMORY.md` and the

@@ -1,29 +1,16 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type {
-  BackfillOptions,
-  EmbeddingJobReport,
-  EmbeddingProvider,
-  HealthReport,
-  ImportEntry,
+  DriverContext,
+  EntryKey,
+  EntryUpsert,
+  IndexDriverFactory,
+  MemoryDriver,
   MemoryEntry,
-  RecallOptions,
-  ReindexOptions,
-  RetrievalSettings,
 } from "@memory/api";
-import { createSqliteMemory, type SqliteMemory } from "@memory/sqlite";
 import Database from "better-sqlite3";
 import { type MarkdownTree, sha256, type TreeRow } from "../markdown-tree.js";
-
-export interface MarkdownIndexOptions {
-  /** The index database (`<root>/.memory-state/index.db`). */
-  file: string;
-  settings: RetrievalSettings;
-  embedder?: EmbeddingProvider;
-  embeddingCacheMax: number;
-  now: () => number;
-  logger: (message: string) => void;
-}
+import type { WrittenVectors } from "../tree-state.js";
 
 const identity = (namespace: string, key: string) => `${namespace}\u0000${key}`;
 
@@ -44,50 +31,51 @@ function rowHash(entry: MemoryEntry): string {
   );
 }
 
-function importable(entry: MemoryEntry, embedding?: number[]): ImportEntry {
-  const out: ImportEntry = {
-    id: entry.id,
-    key: entry.key,
-    content: entry.content,
-    category: entry.category,
-    namespace: entry.namespace,
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
-  };
-  if (entry.sessionId !== undefined) out.sessionId = entry.sessionId;
-  if (entry.importance !== undefined) out.importance = entry.importance;
-  if (entry.supersededBy !== undefined) out.supersededBy = entry.supersededBy;
-  if (embedding) out.embedding = embedding;
-  return out;
+/** The row as the index stores it: the file's fields, its id and times winning. */
+function upsertOf(entry: MemoryEntry, vector?: ArrayLike<number>): EntryUpsert {
+  const { source: _source, score: _score, explain: _explain, ...record } = entry;
+  return { entry: record, replaceId: true, replaceCreatedAt: true, ...(vector ? { vector } : {}) };
 }
 
 /**
- * The derived index of a Markdown tree: a `@memory/sqlite` store (FTS5, vectors, the embedding
- * cache and the provider fingerprint) holding the parsed entries and free-text chunks with the
- * same ids and keys, plus a `markdown_files` table (path, content hash, the rows each file gave)
- * for incremental re-indexing. Everything in it is rebuilt from the files; deleting the file
- * loses nothing but the embeddings' compute time.
+ * The derived index of a Markdown tree: an injected driver (SQLite's: FTS5, vectors, the
+ * embedding cache and the provider fingerprint) over `index.db`, holding the parsed entries and
+ * free-text chunks with the same ids and keys, plus a `markdown_files` table (path, content
+ * hash, the rows each file gave) for incremental re-indexing. Everything in it is rebuilt from
+ * the files; deleting the file loses nothing but the embeddings' compute time.
  */
 export class MarkdownIndex {
+  readonly file: string;
+  /** The index's driver: its recall stages, vectors and embedding cache serve the tree. */
+  readonly driver: MemoryDriver;
   readonly #db: Database.Database;
-  readonly #memory: SqliteMemory;
 
-  constructor(options: MarkdownIndexOptions) {
-    mkdirSync(dirname(options.file), { recursive: true });
-    this.#db = new Database(options.file);
-    this.#db.pragma("journal_mode = WAL");
-    this.#db.pragma("busy_timeout = 5000");
-    this.#db.exec(
-      "CREATE TABLE IF NOT EXISTS markdown_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, rows TEXT NOT NULL)",
-    );
-    this.#memory = createSqliteMemory({
-      database: this.#db,
-      ...options.settings,
-      ...(options.embedder ? { embedder: options.embedder } : {}),
-      embeddingCacheMax: options.embeddingCacheMax,
-      now: options.now,
-      logger: options.logger,
-    });
+  private constructor(file: string, driver: MemoryDriver, db: Database.Database) {
+    this.file = file;
+    this.driver = driver;
+    this.#db = db;
+  }
+
+  static async open(
+    file: string,
+    openDriver: IndexDriverFactory,
+    context: DriverContext,
+  ): Promise<MarkdownIndex> {
+    mkdirSync(dirname(file), { recursive: true });
+    const driver = await openDriver(file);
+    await driver.open(context);
+    const db = new Database(file);
+    try {
+      db.pragma("busy_timeout = 5000");
+      db.exec(
+        "CREATE TABLE IF NOT EXISTS markdown_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, rows TEXT NOT NULL)",
+      );
+    } catch (error) {
+      db.close();
+      await driver.close();
+      throw error;
+    }
+    return new MarkdownIndex(file, driver, db);
   }
 
   /** Recorded hash of every indexed file (rows are read only for the files that changed). */
@@ -119,10 +107,12 @@ export class MarkdownIndex {
 
   /**
    * Brings the index up to the tree: for each file whose hash differs from the recorded one,
-   * the rows it gives now are upserted (only those whose content or metadata changed) and the
-   * rows it gave before and gives no more are deleted. Call with the tree lock held.
+   * the rows it gives now are upserted (only those whose content or metadata changed, or that
+   * come with a vector) and the rows it gave before and gives no more are deleted. Call with the
+   * tree lock held.
    */
-  async sync(tree: MarkdownTree, embeddings?: Map<string, number[]>): Promise<void> {
+  async sync(tree: MarkdownTree, written?: WrittenVectors): Promise<void> {
+    const vectors = written?.vectors;
     const hashes = this.#hashes();
     const winners = new Map<string, TreeRow[]>();
     const add = (row: TreeRow) => {
@@ -132,7 +122,7 @@ export class MarkdownIndex {
     };
     for (const row of tree.allEntries()) add(row);
     for (const row of tree.allChunks()) add(row);
-    const upserts: ImportEntry[] = [];
+    const upserts: EntryUpsert[] = [];
     const gone = new Set<string>();
     const present = new Set<string>();
     const updates: { path: string; hash: string; size: number; mtime: number; rows: string }[] = [];
@@ -141,8 +131,7 @@ export class MarkdownIndex {
       for (const row of rows) present.add(identity(row.entry.namespace, row.entry.key));
       const recorded = hashes.get(path);
       const forced =
-        embeddings &&
-        rows.some((row) => embeddings.has(identity(row.entry.namespace, row.entry.key)));
+        vectors && rows.some((row) => vectors.has(identity(row.entry.namespace, row.entry.key)));
       if (recorded === file.hash && !forced) continue;
       const previous = recorded === undefined ? {} : this.#rows(path);
       const next: Record<string, string> = {};
@@ -150,8 +139,8 @@ export class MarkdownIndex {
         const id = identity(row.entry.namespace, row.entry.key);
         const hash = rowHash(row.entry);
         next[id] = hash;
-        const given = embeddings?.get(id);
-        if (previous[id] !== hash || given) upserts.push(importable(row.entry, given));
+        const given = vectors?.get(id);
+        if (previous[id] !== hash || given) upserts.push(upsertOf(row.entry, given));
       }
       for (const id of Object.keys(previous)) if (!(id in next)) gone.add(id);
       updates.push({
@@ -168,23 +157,7 @@ export class MarkdownIndex {
       removedFiles.push(path);
       for (const id of Object.keys(this.#rows(path))) gone.add(id);
     }
-    // Deletions first: a key that moved file, or an id now used by another key, is re-added below.
-    for (const id of gone) {
-      if (present.has(id)) continue;
-      const [namespace, key] = id.split("\u0000") as [string, string];
-      await this.#memory.forget(key, { namespace });
-    }
-    if (upserts.length > 0) {
-      const report = await this.#memory.importEntries(upserts);
-      // An id the index holds under another key (a line copied by hand): index it without the id.
-      const retry = report.rejected
-        .filter((rejection) => rejection.code !== "INVALID_INPUT")
-        .map((rejection) => {
-          const { id: _id, ...rest } = upserts[rejection.index] as ImportEntry;
-          return rest;
-        });
-      if (retry.length > 0) await this.#memory.importEntries(retry);
-    }
+    await this.#apply(gone, present, upserts, written?.fingerprint);
     const upsert = this.#db.prepare(
       "INSERT INTO markdown_files (path, hash, size, mtime_ms, rows) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms, rows = excluded.rows",
     );
@@ -196,51 +169,47 @@ export class MarkdownIndex {
     })();
   }
 
+  async #apply(
+    gone: Set<string>,
+    present: Set<string>,
+    upserts: EntryUpsert[],
+    fingerprint: string | undefined,
+  ): Promise<void> {
+    // Deletions first: a key that moved file, or an id now used by another key, is re-added after.
+    const deletes: EntryKey[] = [];
+    for (const id of gone) {
+      if (present.has(id)) continue;
+      const [namespace, key] = id.split("\u0000") as [string, string];
+      deletes.push({ namespace, key });
+    }
+    if (deletes.length > 0) await this.driver.write({ upserts: [], supersessions: [], deletes });
+    if (upserts.length === 0) return;
+    // A line copied by hand (its id already another key's) is indexed under an id of its own:
+    // ids are unique per store, a rule of every driver's upserts.
+    await this.driver.write({
+      upserts,
+      supersessions: [],
+      deletes: [],
+      ...(fingerprint === undefined ? {} : { vectorFingerprint: fingerprint }),
+    });
+  }
+
   /** Forgets everything indexed (the embedding cache stays) and indexes the tree again. */
   async rebuild(tree: MarkdownTree): Promise<void> {
-    await this.#memory.deleteEntries({ allNamespaces: true });
+    await this.driver.deleteWhere({
+      namespace: undefined,
+      categories: undefined,
+      olderThan: undefined,
+      superseded: undefined,
+      keepNewest: 0,
+      dryRun: false,
+    });
     this.#db.exec("DELETE FROM markdown_files");
     await this.sync(tree);
   }
 
-  recall(query: string, options: RecallOptions): Promise<MemoryEntry[]> {
-    return this.#memory.recall(query, options);
-  }
-
-  async attachEmbeddings(entries: MemoryEntry[]): Promise<MemoryEntry[]> {
-    const out: MemoryEntry[] = [];
-    for (const entry of entries) {
-      const indexed = await this.#memory.get(entry.key, {
-        namespace: entry.namespace,
-        withEmbedding: true,
-      });
-      out.push(indexed?.embedding ? { ...entry, embedding: indexed.embedding } : entry);
-    }
-    return out;
-  }
-
-  health(): Promise<HealthReport> {
-    return this.#memory.healthCheck();
-  }
-
-  reindex(options: ReindexOptions): Promise<EmbeddingJobReport> {
-    return this.#memory.reindex(options);
-  }
-
-  backfill(options: BackfillOptions): Promise<EmbeddingJobReport> {
-    return this.#memory.backfillEmbeddings(options);
-  }
-
-  flush(): Promise<void> {
-    return this.#memory.flush();
-  }
-
   async close(): Promise<void> {
-    await this.#memory.close();
     this.#db.close();
+    await this.driver.close();
   }
-}
-
-export function openMarkdownIndex(options: MarkdownIndexOptions): MarkdownIndex {
-  return new MarkdownIndex(options);
 }

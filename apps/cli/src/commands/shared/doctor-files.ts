@@ -1,28 +1,9 @@
-import type { Memory } from "@memory/api";
+import { type DerivedIndexStatus, type FileProblem, fileBackedOf, type Memory } from "@memory/api";
 import type { DoctorReport } from "./doctor-checks.js";
-
-interface FileProblem {
-  path: string;
-  line: number;
-  message: string;
-}
-
-/** What a file-backed memory (`@memory/markdown`) can tell doctor. */
-interface FileBackedMemory {
-  problems(): Promise<FileProblem[]>;
-  indexStatus(): Promise<{ enabled: boolean; current: boolean; stale: string[] }>;
-}
 
 export interface MemoryFilesState {
   problems: FileProblem[];
-  index: { enabled: boolean; current: boolean; stale: string[] };
-}
-
-function fileBacked(memory: Memory): FileBackedMemory | undefined {
-  const candidate = memory as Partial<FileBackedMemory>;
-  return typeof candidate.problems === "function" && typeof candidate.indexStatus === "function"
-    ? (candidate as FileBackedMemory)
-    : undefined;
+  index: DerivedIndexStatus;
 }
 
 /**
@@ -30,7 +11,7 @@ function fileBacked(memory: Memory): FileBackedMemory | undefined {
  * operation brings the index up to date, which would hide how stale it was).
  */
 export async function inspectMemoryFiles(memory: Memory): Promise<MemoryFilesState | undefined> {
-  const files = fileBacked(memory);
+  const files = fileBackedOf(memory);
   if (!files) return undefined;
   const index = await files.indexStatus();
   return { index, problems: await files.problems() };

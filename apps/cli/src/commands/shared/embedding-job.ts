@@ -1,4 +1,9 @@
-import type { EmbeddingJobReport, Memory, ReindexOptions } from "@memory/api";
+import {
+  type EmbeddingJobReport,
+  fileBackedOf,
+  type Memory,
+  type ReindexOptions,
+} from "@memory/api";
 import { CommandError } from "../../cli/cli-errors.js";
 import type { CommandContext } from "../../cli/command-context.js";
 import { EXIT_CODES } from "../../cli/exit-codes.js";
@@ -12,11 +17,7 @@ export async function runEmbeddingJob(
   job: (memory: Memory, options: ReindexOptions) => Promise<EmbeddingJobReport>,
 ): Promise<void> {
   const { memory, provider, providerReason } = await context.open("configured");
-  if (
-    !provider &&
-    label === "reindex" &&
-    typeof (memory as { indexStatus?: unknown }).indexStatus === "function"
-  ) {
+  if (!provider && label === "reindex" && fileBackedOf(memory)) {
     // A Markdown memory's reindex rebuilds its index from the files, with or without vectors.
     const report = await job(memory, {});
     context.output.result(

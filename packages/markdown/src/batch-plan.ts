@@ -1,0 +1,79 @@
+import type { MemoryEntry, WriteBatch, WriteResult } from "@memory/api";
+import type { MarkdownTree } from "./markdown-tree.js";
+import type { WrittenVectors } from "./tree-state.js";
+import type { WritePlan } from "./write-plan.js";
+
+export const identity = (namespace: string, key: string) => `${namespace}\u0000${key}`;
+
+/** Who holds each id: the files' entries, then what the plan already writes. */
+function idOwners(tree: MarkdownTree, write: WritePlan): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const row of tree.allEntries())
+    owners.set(row.entry.id, identity(row.entry.namespace, row.entry.key));
+  for (const [owner, entry] of write.puts) owners.set(entry.id, owner);
+  return owners;
+}
+
+/** What a planned batch returns, and the vectors its index sync stores. */
+export interface PlannedBatch {
+  result: WriteResult;
+  written: WrittenVectors;
+}
+
+/**
+ * Plans a driver write batch against the tree as it is now (called under the tree lock, again
+ * on every compare-and-swap retry): upserts keep the stored `id` and `createdAt` of an existing
+ * key unless told otherwise (a given id of ANOTHER key marks a copy, which gets a new id), then
+ * supersessions, then deletes, all into ONE write plan.
+ */
+export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePlan): PlannedBatch {
+  const result: WriteResult = { upserted: [], superseded: [], deleted: [], refused: [] };
+  const vectors = new Map<string, ArrayLike<number>>();
+  const current = (namespace: string, key: string): MemoryEntry | undefined =>
+    write.puts.get(identity(namespace, key)) ?? tree.entries(namespace).get(key)?.entry;
+  // Which (namespace, key) holds each id: built only when an upsert gives its own id.
+  let owners: Map<string, string> | undefined;
+  for (const upsert of batch.upserts) {
+    const { namespace, key } = upsert.entry;
+    const id = identity(namespace, key);
+    const existing = current(namespace, key);
+    let replaceId = upsert.replaceId === true;
+    let copy = false;
+    if (replaceId) {
+      owners ??= idOwners(tree, write);
+      const owner = owners.get(upsert.entry.id);
+      // Ids are unique per store: an id of another entry marks a copy, which gets its own.
+      copy = owner !== undefined && owner !== id;
+      if (copy) replaceId = false;
+    }
+    const entry: MemoryEntry = {
+      ...upsert.entry,
+      id: existing && !replaceId ? existing.id : copy ? crypto.randomUUID() : upsert.entry.id,
+      createdAt: existing && !upsert.replaceCreatedAt ? existing.createdAt : upsert.entry.createdAt,
+    };
+    // Re-inserted, so a key written twice in one batch lands where its last write puts it.
+    write.puts.delete(id);
+    write.puts.set(id, entry);
+    if (owners) {
+      if (existing) owners.delete(existing.id);
+      owners.set(entry.id, id);
+    }
+    if (upsert.vector) vectors.set(id, upsert.vector);
+    else vectors.delete(id);
+    result.upserted.push({ ...entry });
+  }
+  for (const { namespace, key, supersededBy } of batch.supersessions) {
+    const entry = current(namespace, key);
+    if (entry) write.puts.set(identity(namespace, key), { ...entry, supersededBy });
+    result.superseded.push(entry !== undefined);
+  }
+  for (const { namespace, key } of batch.deletes) {
+    const id = identity(namespace, key);
+    const planned = write.puts.delete(id);
+    vectors.delete(id);
+    const row = tree.entries(namespace).get(key);
+    if (row) write.removes.set(id, row);
+    result.deleted.push(planned || row !== undefined);
+  }
+  return { result, written: { vectors, fingerprint: batch.vectorFingerprint } };
+}
