@@ -1,11 +1,16 @@
 import {
   ConfigError,
   type EmbeddingProvider,
+  type EmbeddingWorkerOptions,
   type RetrievalSettings,
-  resolveRetrievalSettings,
 } from "@memory/api";
 import type pg from "pg";
-import type { PostgresWorkerOptions } from "./deferred-embeddings.js";
+
+/** The deferred-embedding worker's timing (tests inject `sleep`) plus the entries per batch. */
+export interface PostgresWorkerOptions extends EmbeddingWorkerOptions {
+  /** Entries per provider call (and per read of pending rows). Default 64. */
+  batchSize?: number;
+}
 
 /** HNSW tuning (pgvector). */
 export interface HnswOptions {
@@ -48,8 +53,10 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
    * `@memory/api`'s recall engine scores and fuses on every backend.
    */
   hybridExecution?: "concurrent" | "single";
-  /** Clock for recall's time decay (tests). Default `Date.now`. */
+  /** Clock for recall's time decay and lease expiry (tests). Default `Date.now`. */
   now?: () => number;
+  /** Where warnings go (a re-indexed text language...). Default `console.warn`. */
+  logger?: (message: string) => void;
   /**
    * The deferred-embedding worker: entries per batch (default 64), when it wakes up by itself
    * (resume after open, retry backoff) and the sleep it uses (tests inject it).
@@ -68,18 +75,16 @@ export const DEFAULT_HNSW: Required<HnswOptions> = {
   buildMemoryMb: 1024,
 };
 
+/** The driver's options, validated; the retrieval settings are the facade's (validated there). */
 export interface ResolvedPostgresOptions {
   schema: string;
-  /** Validated, with every default of memory.toml applied. */
-  retrieval: RetrievalSettings;
-  deferEmbedding: boolean;
   hnsw: Required<HnswOptions>;
 }
 
 // Schema names end up inside identifiers and advisory-lock keys; keep them boring.
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Validates the options (no I/O) and applies defaults. */
+/** Validates the storage options (no I/O) and applies defaults. */
 export function resolvePostgresOptions(options: PostgresMemoryOptions): ResolvedPostgresOptions {
   if (!options.pool && !options.connectionString) {
     throw new ConfigError(
@@ -97,7 +102,6 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       "PostgreSQL memory options: `settings` was replaced by top-level camelCase retrieval options (searchMode, mergeStrategy, minScore, ...) and deferEmbedding, as in @memory/sqlite.",
     );
   }
-  const retrieval = resolveRetrievalSettings(options);
   const deferEmbedding = options.deferEmbedding ?? false;
   if (typeof deferEmbedding !== "boolean") {
     throw new ConfigError(
@@ -123,5 +127,5 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `hybridExecution must be "concurrent" or "single" (it is ignored), got ${JSON.stringify(hybridExecution)}.`,
     );
   }
-  return { schema, retrieval, deferEmbedding, hnsw };
+  return { schema, hnsw };
 }
