@@ -19,6 +19,7 @@ import type {
   WriteResult,
 } from "@memory/api";
 import pg from "pg";
+import { BulkLoad } from "./bulk-load.js";
 import { Database } from "./database.js";
 import { countEntries, type ReadTarget, readEntries, scanEntries } from "./entry-queries.js";
 import type { Tables } from "./filter-sql.js";
@@ -79,6 +80,8 @@ export class PostgresDriver implements MemoryDriver {
   readonly #tables: Tables;
   readonly #reads: ReadTarget;
   #open: OpenSchema | undefined;
+  /** The index plan of the import running now, if any. */
+  #bulk: BulkLoad | undefined;
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
 
@@ -199,8 +202,10 @@ export class PostgresDriver implements MemoryDriver {
   }
 
   /** One statement runs alone (atomic by itself, one round trip); more run in one transaction. */
-  write(batch: WriteBatch): Promise<WriteResult> {
+  async write(batch: WriteBatch): Promise<WriteResult> {
     const open = this.#opened();
+    if (this.#bulk && batch.refuseConflictingIds)
+      await this.#bulk.beforeBatch(batch.upserts.length);
     const target = {
       tables: this.#tables,
       schema: this.#schema,
@@ -219,6 +224,26 @@ export class PostgresDriver implements MemoryDriver {
     return this.#db.transaction(operation, (client) =>
       applyWriteBatch(batch, target, (text, values) => client.query(text, values)),
     );
+  }
+
+  /** An import: large batches into empty tables skip index maintenance (see {@link BulkLoad}). */
+  async bulkLoad<T>(work: () => Promise<T>): Promise<T> {
+    // A second import at the same time keeps the indexes; the first one's plan stands.
+    if (this.#bulk) return work();
+    const bulk = await BulkLoad.start({
+      db: this.#db,
+      tables: this.#tables,
+      schema: this.#schema,
+      hnsw: this.#options.hnsw,
+      vector: () => this.#opened().vector,
+    });
+    this.#bulk = bulk;
+    try {
+      return await work();
+    } finally {
+      this.#bulk = undefined;
+      await bulk.finish();
+    }
   }
 
   scan(request: ScanRequest): Promise<ScanPage> {
