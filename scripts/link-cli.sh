@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run link-cli [-- <dir>]`: puts the `memory` command on the PATH, without sudo or network.
+# `npm run link-cli [-- <dir>]`: installs the `memory` command, without sudo or network, and says
+# whether <dir> is on the PATH (printing the line to add when it is not).
 # Writes <dir>/memory (default ~/.local/bin/memory), a two-line wrapper that runs this clone's
 # built CLI (apps/cli/dist/memory.mjs) with the Node that ran this script, so a rebuild is picked
 # up at once and the native SQLite addon always meets the Node it was built for. Builds the CLI
@@ -36,10 +37,21 @@ SH
 chmod +x "$target"
 echo "linked $target -> $repo/apps/cli/dist/memory.mjs" >&2
 
-case ":$PATH:" in
-  *":$dir:"*) echo "try: memory --help" >&2 ;;
-  *)
-    echo "$dir is not on your PATH yet; add it (then open a new shell):" >&2
-    echo "  echo 'export PATH=\"$dir:\$PATH\"' >> ~/.bashrc" >&2
-    ;;
-esac
+# On the PATH when an entry names the same directory (a trailing slash is the same place);
+# otherwise say so, and print the line to add for the user's shell.
+on_path=no
+IFS=: read -r -a entries <<<"$PATH"
+for entry in "${entries[@]}"; do
+  if [ -n "$entry" ] && [ "${entry%/}" = "${dir%/}" ]; then on_path=yes; fi
+done
+if [ "$on_path" = yes ]; then
+  echo "try: memory --help" >&2
+else
+  case "$(basename "${SHELL:-bash}")" in
+    zsh) rc="~/.zshrc" ;;
+    *) rc="~/.bashrc" ;;
+  esac
+  echo "$dir is NOT on your PATH, so \`memory\` is not found yet. Add this line to $rc, then open a new shell:" >&2
+  echo "  export PATH=\"$dir:\$PATH\"" >&2
+  echo "(or run it now: echo 'export PATH=\"$dir:\$PATH\"' >> $rc)" >&2
+fi

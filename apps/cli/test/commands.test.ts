@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { defaultConfig } from "@memory/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, runMemory, Workspace } from "./helpers/run-memory.js";
 
@@ -159,6 +160,30 @@ describe("memory commands on a SQLite store", () => {
     expect(daily.entries.map((entry) => entry.key)).toEqual(["deploys"]);
   });
 
+  it("lists daily entries' long keys without cutting the content to a stub", async () => {
+    const daily = new Workspace();
+    try {
+      const key = "daily_2026-11-27T07:50:00.000Z_4d3c2b1a-9e8f-4a6b-8c7d-0123456789ab";
+      const content =
+        "User: which editor do I use for the backend services? Assistant: Neovim, with the LSP set up";
+      expect((await daily.run(["store", content, "--key", key, "--category", "daily"])).code).toBe(
+        0,
+      );
+      expect((await daily.run(["store", "Deploys on Fridays", "--key", "deploys"])).code).toBe(0);
+      const table = await daily.run(["list"]);
+      expect(table.code).toBe(0);
+      const lines = table.stdout.trimEnd().split("\n");
+      // Piped, the table is 100 columns wide; every key stays whole.
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
+      expect(table.stdout).toContain(key);
+      // At least 80 characters of the content are shown (it was cut to about 20).
+      expect(table.stdout).toContain(content.slice(0, 80));
+      expect(table.stdout).toContain("Deploys on Fridays");
+    } finally {
+      daily.remove();
+    }
+  });
+
   it("recalls with scores and explains them", async () => {
     const result = await ws.run(["recall", "typescript", "--json"]);
     expect(result.code).toBe(0);
@@ -276,6 +301,29 @@ describe("memory init and config", () => {
       expect(doctor.checks.find((check) => check.name === "size")?.message).toContain(
         dir.file(".memory/memory/brain.db"),
       );
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("init writes the documented defaults: every key it does not choose equals an empty file's", async () => {
+    const dir = new Workspace();
+    try {
+      expect((await dir.run(["init", "--force"])).code).toBe(0);
+      const shown = json<{ memory: Record<string, { value: unknown; source: string }> }>(
+        await dir.run(["config", "show", "--json"]),
+      );
+      const defaults = defaultConfig().memory as Record<string, unknown>;
+      // What init chooses on purpose (README, `memory init`); data_dir is shown resolved.
+      const chosen = new Set(["embedding_provider", "defer_embedding", "data_dir"]);
+      const written = Object.entries(shown.memory).filter(([, item]) => item.source === "file");
+      expect(written.map(([key]) => key)).toEqual(
+        expect.arrayContaining(["search_mode", "merge_strategy"]),
+      );
+      for (const [key, { value }] of written) {
+        if (!chosen.has(key)) expect({ key, value }).toEqual({ key, value: defaults[key] });
+      }
+      expect(shown.memory.merge_strategy!.value).toBe("weighted");
     } finally {
       dir.remove();
     }

@@ -220,6 +220,23 @@ describe("the docs name only what the code has", () => {
     expect(findings).toEqual([]);
   });
 
+  it("the root configuration files and scripts point only at files that exist", () => {
+    const sources = [
+      "pnpm-workspace.yaml",
+      "turbo.json",
+      ...readdirSync(path.join(REPO, "scripts"))
+        .filter((name) => name.endsWith(".sh"))
+        .map((name) => `scripts/${name}`),
+    ];
+    const dangling = sources.flatMap((file) =>
+      [...read(file).matchAll(/\b(?:docs|scripts)\/[\w./-]+\.(?:md|sh|mjs)\b/g)]
+        .map(([reference]) => reference)
+        .filter((reference) => !existsSync(path.join(REPO, reference)))
+        .map((reference) => `${file}: ${reference}`),
+    );
+    expect(dangling).toEqual([]);
+  });
+
   it("catches a package, a command and keys that do not exist", () => {
     const fake = [
       "Use `@memory/frobnicator` or `memory frobnicate`.",

@@ -137,6 +137,24 @@ describe("memory export", () => {
     }
   });
 
+  it("copies a namespace: an export with only the namespace changed imports with new ids", async () => {
+    const exported = (await source.run(["export", "--namespace", "tenant-b"])).stdout;
+    const copy = exported.replaceAll('"namespace":"tenant-b"', '"namespace":"tenant-c"');
+    expect(copy).not.toBe(exported);
+    const result = await source.run(["import", "--json"], { input: copy });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json<ImportResult>(result)).toMatchObject({ imported: 1, rejected: [] });
+    const original = json<{ id: string }>(
+      await source.run(["get", "lang", "--namespace", "tenant-b", "--json"]),
+    );
+    const copied = json<{ id: string; content: string }>(
+      await source.run(["get", "lang", "--namespace", "tenant-c", "--json"]),
+    );
+    expect(copied.content).toBe("Tenant B fact");
+    expect(copied.id).not.toBe(original.id);
+    expect((await source.run(["purge", "--namespace", "tenant-c", "--yes"])).code).toBe(0);
+  });
+
   it("writes a Markdown snapshot of the live core entries", async () => {
     const result = await source.run(["export", "--format", "snapshot"]);
     expect(result.code).toBe(0);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EmbeddingServer } from "./helpers/embedding-server.js";
 import { json, Workspace } from "./helpers/run-memory.js";
 
 interface MigrateResult {
@@ -188,6 +189,94 @@ describe("memory migrate", () => {
         source,
       );
     } finally {
+      const client = pgClient();
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  });
+
+  it("copies into PostgreSQL with an embedder again and again: existing keys update their vectors", async () => {
+    await requirePostgres();
+    const embeddings = await EmbeddingServer.start();
+    const schema = `cli_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const embedded = new Workspace("", embeddings.toml());
+    embedded.writeConfig(
+      "pg.toml",
+      `[memory]\nbackend = "postgres"\n${embeddings.toml()}\n\n[postgres]\nurl = "${POSTGRES_URL}"\nschema = "${schema}"\n`,
+    );
+    const migrate = async () => {
+      const result = await embedded.run([
+        "migrate",
+        "--from",
+        "memory.toml",
+        "--to",
+        "pg.toml",
+        "--json",
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      return json<MigrateResult>(result);
+    };
+    try {
+      for (const [key, content] of [
+        ["car", "The user drives an old sedan"],
+        ["coffee", "Espresso before every standup"],
+      ]) {
+        expect((await embedded.run(["store", content!, "--key", key!])).code).toBe(0);
+        // The target already holds the key, under its own id and with its own vector.
+        const target = await embedded.run([
+          "--config",
+          "pg.toml",
+          "store",
+          `old ${content}`,
+          "--key",
+          key!,
+        ]);
+        expect(target.code, target.stderr).toBe(0);
+      }
+      expect(await migrate()).toMatchObject({
+        read: 2,
+        copied: 2,
+        rejected: [],
+        embeddingsCopied: true,
+      });
+      // Both keys exist in the target now: a changed source entry and a new one copy over them.
+      await embedded.run([
+        "store",
+        "The user drives a new hound-friendly automobile",
+        "--key",
+        "car",
+      ]);
+      await embedded.run(["store", "The dog sleeps in the home office", "--key", "dog"]);
+      expect(await migrate()).toMatchObject({ read: 3, copied: 2, unchanged: 1, rejected: [] });
+      expect(sortedLines((await embedded.run(["--config", "pg.toml", "export"])).stdout)).toEqual(
+        sortedLines((await embedded.run(["export"])).stdout),
+      );
+      // Each copied entry has its vector under its new id: a synonym only the embedder knows
+      // finds it by meaning (vector ranks count from 0).
+      for (const [query, key] of [
+        ["vehicle", "car"],
+        ["latte", "coffee"],
+        ["puppy", "dog"],
+      ] as const) {
+        const recall = json<{ results: { key: string; explain: { vectorRank?: number } }[] }>(
+          await embedded.run([
+            "--config",
+            "pg.toml",
+            "recall",
+            query,
+            "--min-score",
+            "0",
+            "--json",
+          ]),
+        );
+        expect(recall.results.find((result) => result.key === key)).toMatchObject({
+          explain: { vectorRank: expect.any(Number) },
+        });
+      }
+    } finally {
+      embedded.remove();
+      await embeddings.close();
       const client = pgClient();
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

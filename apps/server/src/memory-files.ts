@@ -27,7 +27,9 @@ function fileBacked(memory: Memory): FileBackedMemory {
 
 /**
  * Reads lines of a memory file (`memory_get` with a path, `GET /v1/files`), confined to the
- * memory tree by the backend, and to the caller's namespaces here.
+ * memory tree by the backend, and to the caller's namespaces here. The backend resolves
+ * symbolic links first and names the namespace of the file it actually read, so a link in one
+ * namespace's folder to another namespace's file is authorised on the file's own namespace.
  */
 export async function readMemoryFile(
   memory: Memory,
@@ -42,15 +44,7 @@ export async function readMemoryFile(
   if (!canUse(access, segment.namespace))
     throw new HttpError(
       "FORBIDDEN",
-      `This token may not use namespace "${segment.namespace}", which ${request.path} belongs to.`,
+      `This token may not use namespace "${segment.namespace}", which the file at ${request.path} belongs to (symbolic links followed).`,
     );
   return segment;
-}
-
-/** About 700 characters of a result's content, cut at a word boundary, for search results. */
-export function snippetOf(content: string, size = 700): string {
-  if (content.length <= size) return content;
-  const cut = content.slice(0, size);
-  const space = cut.lastIndexOf(" ");
-  return `${space > size * 0.6 ? cut.slice(0, space) : cut}…`;
 }

@@ -1,5 +1,6 @@
-import { MAX_NAMESPACE_LENGTH } from "@memory/api";
+import { MAX_NAMESPACE_LENGTH, MAX_SESSION_ID_LENGTH } from "@memory/api";
 import { FACT_KINDS } from "@memory/lifecycle";
+import { TOOL_INPUT_BOUNDS } from "@memory/tools";
 import { z } from "zod";
 
 /**
@@ -16,16 +17,11 @@ function named<T extends z.ZodType>(id: string, schema: T): T {
 }
 
 /**
- * Bounds shared by the HTTP schemas and the MCP tools' input schemas (src/mcp/tools), so the
- * two channels accept the same values.
+ * Bounds of the HTTP schemas: the tools' (@memory/tools, whose input fields the MCP tools use),
+ * so every channel accepts the same values, and those of the memory-file reads.
  */
 export const INPUT_BOUNDS = {
-  /** `limit` of recall. */
-  recallLimit: 1000,
-  /** `limit` of list. */
-  listLimit: 10_000,
-  /** Recall queries. */
-  query: 10_000,
+  ...TOOL_INPUT_BOUNDS,
   /** A memory file's path (`GET /v1/files`, `memory_get` with a path). */
   filePath: 4096,
   /** Lines of a memory file read at once. */
@@ -42,7 +38,7 @@ const namespace = z
 const category = z
   .string()
   .min(1)
-  .max(64)
+  .max(INPUT_BOUNDS.category)
   .describe(
     '"core" (long-term facts), "daily" (session logs), "conversation" (turns) or a custom name.',
   );
@@ -51,10 +47,7 @@ const timestamp = z
   .describe(
     "RFC 3339 with an upper-case T and an offset (2026-01-31T12:00:00Z, 2026-01-31T14:00:00+02:00) or a date alone (2026-01-31); returned as UTC YYYY-MM-DDTHH:mm:ss.sssZ.",
   );
-const sessionId = z.string().min(1).max(256);
-
-/** Field schemas the MCP tools share with the routes (their descriptions are overridden there). */
-export const fields = { namespace, category, sessionId, timestamp } as const;
+const sessionId = z.string().min(1).max(MAX_SESSION_ID_LENGTH);
 
 export const RecallExplainSchema = named(
   "RecallExplain",
@@ -353,7 +346,10 @@ export const ContextRequestSchema = named(
   "ContextRequest",
   z
     .object({
-      message: z.string().max(100_000).describe("The user message the context is for."),
+      message: z
+        .string()
+        .max(INPUT_BOUNDS.message)
+        .describe("The user message the context is for."),
       namespace: namespace.optional(),
       sessionId: sessionId.optional(),
       limit: z
@@ -393,8 +389,12 @@ export const AutosaveRequestSchema = named(
 );
 
 const turnShape = {
-  message: z.string().max(100_000).describe("The user message of the turn."),
-  reply: z.string().max(100_000).optional().describe("The assistant's reply, when there is one."),
+  message: z.string().max(INPUT_BOUNDS.message).describe("The user message of the turn."),
+  reply: z
+    .string()
+    .max(INPUT_BOUNDS.message)
+    .optional()
+    .describe("The assistant's reply, when there is one."),
   namespace: namespace.optional(),
   sessionId: sessionId.optional(),
 };

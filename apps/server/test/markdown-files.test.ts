@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createMarkdownMemory } from "@memory/markdown";
@@ -58,6 +58,51 @@ describe("memory files (Markdown backend)", () => {
     expect(missing.status).toBe(404);
     const scoped = await server.call("GET", "/v1/files?path=MEMORY.md", { token: TOKEN_A });
     expect(scoped.status).toBe(403);
+  });
+
+  it("authorises a file reached through a symbolic link on the namespace of the file it leads to", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "memory-server-md-"));
+    dirs.push(root);
+    const memory = createMarkdownMemory({ root, index: false, logger: () => {} });
+    await memory.store({ key: "secret", content: "tenant b's private plan", namespace: "b" });
+    await memory.store({ key: "own", content: "tenant a's note", namespace: "a" });
+    mkdirSync(path.join(root, "namespaces", "a", "memory"), { recursive: true });
+    symlinkSync(
+      path.join(root, "namespaces", "b", "MEMORY.md"),
+      path.join(root, "namespaces", "a", "memory", "b.md"),
+    );
+    const server = await startTestServer({ memory });
+    const linkPath = "namespaces%2Fa%2Fmemory%2Fb.md";
+    const own = await server.call("GET", "/v1/files?path=namespaces%2Fa%2FMEMORY.md", {
+      token: TOKEN_A,
+    });
+    expect(own.status).toBe(200);
+    const scoped = await server.call("GET", `/v1/files?path=${linkPath}`, { token: TOKEN_A });
+    expect(scoped.status).toBe(403);
+    expect(scoped.body.error.code).toBe("FORBIDDEN");
+    expect(JSON.stringify(scoped.body)).not.toContain("private plan");
+    const admin = await server.call("GET", `/v1/files?path=${linkPath}`, { token: TOKEN_ALL });
+    expect(admin.status).toBe(200);
+    expect(admin.body.namespace).toBe("b");
+
+    const client = new Client({ name: "memory-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN_A}` } },
+      }),
+    );
+    try {
+      const got = await client.callTool({
+        name: "memory_get",
+        arguments: { path: "namespaces/a/memory/b.md" },
+      });
+      expect(got.isError).toBe(true);
+      const text = (got.content as { text: string }[])[0]!.text;
+      expect(text).toMatch(/^FORBIDDEN/);
+      expect(text).not.toContain("private plan");
+    } finally {
+      await client.close();
+    }
   });
 
   it("answers UNSUPPORTED on a backend without files", async () => {

@@ -1,11 +1,14 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatModel } from "@memory/api";
+import { createInMemoryMemory } from "@memory/testkit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterEach, expect } from "vitest";
+import { createMcpServer, FULL_ACCESS, silentLogger } from "../src/index.js";
 import { requireServerBuilt } from "./backends.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -83,4 +86,19 @@ export function textOf(result: unknown): string {
 export function resourceText(result: { contents: unknown[] }): string {
   expect(result.contents).toHaveLength(1);
   return (result.contents[0] as { text: string }).text;
+}
+
+/** The tools a server in this process lists (all of them: it has the scripted chat model). */
+export async function listInProcessTools() {
+  const server = createMcpServer({
+    memory: createInMemoryMemory(),
+    access: FULL_ACCESS,
+    version: "test",
+    logger: silentLogger,
+    chatModel: scriptedChat,
+  });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = await connect(clientSide);
+  return (await client.listTools()).tools;
 }

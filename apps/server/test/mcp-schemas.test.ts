@@ -1,15 +1,6 @@
-import { createInMemoryMemory } from "@memory/testkit";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
-import {
-  buildOpenApiDocument,
-  createMcpServer,
-  FULL_ACCESS,
-  routes,
-  silentLogger,
-} from "../src/index.js";
-import { scriptedChat } from "./mcp-clients.js";
+import { buildOpenApiDocument, routes } from "../src/index.js";
+import { listInProcessTools } from "./mcp-clients.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema, compared field by field
 type Json = Record<string, any>;
@@ -44,38 +35,23 @@ const SAME_FIELDS: Record<string, { component: string; fields?: string[] }> = {
 
 describe("MCP input schemas", () => {
   it("take the HTTP bodies' fields with the same bounds, and refuse unknown arguments", async () => {
-    const server = createMcpServer({
-      memory: createInMemoryMemory(),
-      access: FULL_ACCESS,
-      version: "test",
-      logger: silentLogger,
-      chatModel: scriptedChat,
-    });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: "schema-test", version: "1.0.0" });
-    await client.connect(clientSide);
-    try {
-      const { tools } = await client.listTools();
-      const document = buildOpenApiDocument(routes, { version: "test", mcp: true }) as Json;
-      const components = document.components.schemas as Record<string, Json>;
-      for (const [name, { component, fields }] of Object.entries(SAME_FIELDS)) {
-        const tool = tools.find((candidate) => candidate.name === name)!;
-        const http = components[component]!;
-        const names = fields ?? Object.keys(http.properties);
-        expect(Object.keys(tool.inputSchema.properties ?? {}).sort(), name).toEqual(
-          expect.arrayContaining(names),
+    const tools = await listInProcessTools();
+    const document = buildOpenApiDocument(routes, { version: "test", mcp: true }) as Json;
+    const components = document.components.schemas as Record<string, Json>;
+    for (const [name, { component, fields }] of Object.entries(SAME_FIELDS)) {
+      const tool = tools.find((candidate) => candidate.name === name)!;
+      const http = components[component]!;
+      const names = fields ?? Object.keys(http.properties);
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort(), name).toEqual(
+        expect.arrayContaining(names),
+      );
+      expect(tool.inputSchema.additionalProperties, name).toBe(false);
+      for (const field of names) {
+        const mcp = (tool.inputSchema.properties as Json)[field];
+        expect(constraints(mcp), `${name}.${field} vs ${component}.${field}`).toEqual(
+          constraints(http.properties[field]),
         );
-        expect(tool.inputSchema.additionalProperties, name).toBe(false);
-        for (const field of names) {
-          const mcp = (tool.inputSchema.properties as Json)[field];
-          expect(constraints(mcp), `${name}.${field} vs ${component}.${field}`).toEqual(
-            constraints(http.properties[field]),
-          );
-        }
       }
-    } finally {
-      await client.close();
     }
   });
 });

@@ -3,10 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MEMORY_CONSOLIDATE_DESCRIPTION } from "../src/mcp/tools/memory-consolidate.js";
-import { MEMORY_CONTEXT_DESCRIPTION } from "../src/mcp/tools/memory-context.js";
-import { MEMORY_RECALL_DESCRIPTION } from "../src/mcp/tools/memory-recall.js";
-import { MEMORY_STORE_DESCRIPTION } from "../src/mcp/tools/memory-store.js";
+import { mcpToolSpec } from "../src/mcp/tool-definition.js";
 import { mainEntry, openTestBackend, requireServerBuilt, requireSqliteBuilt } from "./backends.js";
 import { startTestServer, TOKEN_ALL } from "./helpers.js";
 import { connect, httpTransport, type Structured, stdioTransport, textOf } from "./mcp-clients.js";
@@ -16,6 +13,12 @@ import { connect, httpTransport, type Structured, stdioTransport, textOf } from 
  * (`node dist/main.mjs --mcp`, what `memory mcp` runs) and streamable HTTP (/mcp). A
  * description that changes its example must change the test with it.
  */
+// The descriptions the server shows (@memory/tools' words, with the bounded-results notes).
+const MEMORY_CONSOLIDATE_DESCRIPTION = mcpToolSpec("memory_consolidate").description;
+const MEMORY_CONTEXT_DESCRIPTION = mcpToolSpec("memory_context").description;
+const MEMORY_RECALL_DESCRIPTION = mcpToolSpec("memory_recall").description;
+const MEMORY_STORE_DESCRIPTION = mcpToolSpec("memory_store").description;
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -24,7 +24,8 @@ describe("memoryTools in a real generateText tool loop", () => {
     expect(store.inputSchema).toMatchObject({
       type: "object",
       required: ["content"],
-      properties: { key: { maxLength: 1024 } },
+      // The shared fields with their bounds (the key's length is the library's to check).
+      properties: { key: { type: "string" }, namespace: { maxLength: 256 } },
     });
   });
 

@@ -21,6 +21,15 @@ describe("shouldAutosave", () => {
     expect(shouldAutosave("   [Heartbeat] ok")).toBe(false);
   });
 
+  it("skips content any of whose lines starts with a marker, not only its first (the seeds' rule)", () => {
+    expect(shouldAutosave("Here is what I remember:\n[Memory context]\n- likes tea")).toBe(false);
+    expect(shouldAutosave("ok\r\n  [cron:nightly] run hygiene")).toBe(false);
+    expect(shouldAutosave("first line\n\n\t[HEARTBEAT] ok\nlast line")).toBe(false);
+    expect(shouldAutosave("summary follows\r[distilled_2026-03-01] x")).toBe(false);
+    // A marker inside a line is still just text.
+    expect(shouldAutosave("line one\nthe [cron: job] failed\nline three")).toBe(true);
+  });
+
   it("keeps normal text, including text that only mentions the prefixes later", () => {
     expect(shouldAutosave("I prefer tea over coffee")).toBe(true);
     expect(shouldAutosave("The [cron: job] failed yesterday")).toBe(true);

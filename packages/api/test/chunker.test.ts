@@ -190,3 +190,46 @@ describe("chunkMarkdown: overlap", () => {
     expect(chunks.map((c) => c.content)).toEqual(["# A\none two three four", "# B\nfive six"]);
   });
 });
+
+describe("chunkMarkdown: deep headings", () => {
+  it("keeps a #### subsection inside its parent section, under the parent's heading", () => {
+    const md = "## Preferences\n\n#### Editor\nUses Neovim\n\n#### Shell\nfish\n### Work\nparser";
+    const chunks = chunkMarkdown(md);
+    expect(chunks.map((c) => c.heading)).toEqual(["## Preferences", "### Work"]);
+    expect(chunks[0]!.content).toBe("## Preferences\n#### Editor\nUses Neovim\n\n#### Shell\nfish");
+    expect(chunks.map((c) => [c.startLine, c.endLine])).toEqual([
+      [3, 7],
+      [9, 9],
+    ]);
+  });
+
+  it("starts every chunk of a long subsection with its heading path", () => {
+    // 77-character paragraphs: with "## Prefs" and the longest path (34 characters) at most one
+    // fits in a 120-character chunk.
+    const paragraphs = Array.from({ length: 6 }, (_, i) => `fact ${i} ${"word ".repeat(14)}`);
+    const md = `# Me\n## Prefs\n#### Editor\n##### Themes\n\n${paragraphs.join("\n\n")}\n\n#### Shell\nfish`;
+    const chunks = chunkMarkdown(md, { maxTokens: 30 });
+    const prefs = chunks.filter((c) => c.heading === "## Prefs");
+    expect(prefs.length).toBeGreaterThan(2);
+    expect(prefs[0]!.content.startsWith("## Prefs\n#### Editor\n##### Themes\nfact 0")).toBe(true);
+    for (const chunk of prefs.slice(1, -1))
+      expect(chunk.content.startsWith("## Prefs\n#### Editor\n##### Themes\nfact ")).toBe(true);
+    // A sibling closes the deeper headings: no "#### Editor" above "#### Shell".
+    expect(prefs.at(-1)!.content.endsWith("#### Shell\nfish")).toBe(true);
+    expect(prefs.at(-1)!.content).not.toContain("Editor");
+    for (const chunk of chunks) expect(chunk.content.length).toBeLessThanOrEqual(120);
+  });
+
+  it("drops a preamble of deep headings alone, and keeps one that has text", () => {
+    expect(chunkMarkdown("#### Lone\n\n# A\nb").map((c) => c.content)).toEqual(["# A\nb"]);
+    expect(chunkMarkdown("#### Intro\nhello").map((c) => [c.heading, c.content])).toEqual([
+      ["", "#### Intro\nhello"],
+    ]);
+  });
+
+  it("treats a section of deep headings alone as a heading with no body", () => {
+    expect(chunkMarkdown("## Empty\n#### Nothing\n## Full\ntext").map((c) => c.startLine)).toEqual([
+      0, 4,
+    ]);
+  });
+});

@@ -162,6 +162,29 @@ describe("RecallEngine", () => {
     }
   });
 
+  it("gives vector neighbours with cosine 0 no rank, so they add nothing to rank fusion", async () => {
+    // "zebra" embeds as neither pets nor drinks: orthogonal (cosine 0) to every entry but "c".
+    const { engine } = setup(
+      { a: "zebra dog", b: "zebra zebra coffee", c: "plain zebra notes" },
+      { settings: { mergeStrategy: "rrf" }, embedder: embedder() },
+    );
+    const results = await engine.recall("zebra", { minScore: 0 });
+    expect(results.map((result) => result.key).sort()).toEqual(["a", "b", "c"]);
+    for (const result of results) {
+      const explain = result.explain!;
+      const keywordPart = 1 / (60 + explain.keywordRank! + 1);
+      if (result.key === "c") {
+        expect(explain.cosine).toBeGreaterThan(0);
+        expect(explain.vectorRank).toBe(0);
+        expect(explain.rrf).toBeCloseTo(keywordPart + 1 / 61, 12);
+      } else {
+        expect(explain.cosine, result.key).toBe(0);
+        expect(explain.vectorRank, result.key).toBeUndefined();
+        expect(explain.rrf, result.key).toBeCloseTo(keywordPart, 12);
+      }
+    }
+  });
+
   it("falls back to substrings with a weak score", async () => {
     const { engine } = setup({ a: "error code in the logs" });
     const [result] = await engine.recall("rror", { mode: "hybrid" });

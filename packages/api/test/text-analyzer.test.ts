@@ -5,6 +5,7 @@ import {
   indexedTerms,
   MAX_INDEXED_TERMS_LENGTH,
   searchTerms,
+  termMatches,
 } from "../src/index.js";
 
 describe("analyzeText", () => {
@@ -64,10 +65,29 @@ describe("analyzeQuery", () => {
     ]);
   });
 
-  it("keeps a trailing star as an unstemmed prefix term", () => {
-    expect(analyzeQuery("wildlife* running")).toEqual([
-      { text: "wildlife", prefix: true, stop: false },
+  it("keeps a trailing star as an unstemmed prefix term that also matches the word's stem", () => {
+    expect(analyzeQuery("wildlife* running wild*")).toEqual([
+      { text: "wildlife", prefix: true, stem: "wildlif", stop: false },
       { text: "run", prefix: false, stop: false },
+      { text: "wild", prefix: true, stop: false },
+    ]);
+  });
+
+  it("matches a prefix term against stems the stemmer shortened, not other words", () => {
+    const matches = (query: string, word: string) =>
+      analyzeText(word).every((indexed) =>
+        analyzeQuery(query).some((term) => termMatches(indexed, term)),
+      );
+    expect(matches("zephyrine*", "zephyrine")).toBe(true);
+    expect(matches("beacons*", "beacon")).toBe(true);
+    expect(matches("happy*", "happiness")).toBe(true);
+    expect(matches("wildlife*", "wildlife")).toBe(true);
+    expect(matches("zephyr*", "zephyrines")).toBe(true);
+    expect(matches("studies*", "studio")).toBe(false);
+    expect(matches("happy*", "happen")).toBe(false);
+    expect(matches("wild*", "unwilding")).toBe(false);
+    expect(analyzeQuery("wildlife*", "none")).toEqual([
+      { text: "wildlife", prefix: true, stop: false },
     ]);
   });
 

@@ -74,7 +74,7 @@ async function importLoop(
         upserts: batch.map((item) => item.upsert),
         supersessions: [],
         deletes: [],
-        refuseConflictingIds: true,
+        refuseInvalidEntries: true,
         ...(embedder ? { vectorFingerprint: embedder.fingerprint } : {}),
       }));
     } catch (error) {

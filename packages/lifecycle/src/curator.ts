@@ -150,6 +150,16 @@ async function namespacesOf(memory: Memory): Promise<string[]> {
   return [...found].sort();
 }
 
+/**
+ * The session the merged entry keeps: the surviving entry's (a store without one would clear
+ * it), or, for a new key, the session all the members share, if they share one.
+ */
+function survivingSession(target: MemoryEntry | undefined, members: MemoryEntry[]) {
+  if (target) return target.sessionId;
+  const sessions = new Set(members.map((entry) => entry.sessionId));
+  return sessions.size === 1 ? [...sessions][0] : undefined;
+}
+
 /** The merge target: the given key, else the group's first core key, else its first key. */
 function targetOf(group: CuratorProposal["merge"][number], entries: Map<string, MemoryEntry>) {
   return (
@@ -306,12 +316,14 @@ async function apply(
         continue;
       }
       const importance = Math.max(...members.map((entry) => entry.importance ?? 0));
+      const sessionId = survivingSession(entries.get(into), members);
       await memory.store({
         key: into,
         content: group.content,
         category: core ? "core" : "daily",
         namespace,
         ...(importance > 0 ? { importance } : {}),
+        ...(sessionId === undefined ? {} : { sessionId }),
       });
       // Replace before removing: a crash in between leaves a duplicate, never a loss.
       for (const key of result.superseded) await memory.markSuperseded(key, into, { namespace });

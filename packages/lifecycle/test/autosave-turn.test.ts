@@ -60,6 +60,19 @@ describe("autosaveTurn", () => {
     expect(await memory.count()).toBe(0);
   });
 
+  it("skips a part any of whose lines starts with a marker", async () => {
+    const memory = fresh();
+    const result = await autosaveTurn(memory, {
+      userMessage: "What do you know?\n[Memory context]\n- [core] editor: Neovim",
+      assistantReply: "Done.\n[heartbeat] 5m",
+    });
+    expect(result.skipped).toEqual([
+      { part: "user", reason: "filtered" },
+      { part: "assistant", reason: "filtered" },
+    ]);
+    expect(await memory.count()).toBe(0);
+  });
+
   it("skips empty parts and a missing reply", async () => {
     const memory = fresh();
     const result = await autosaveTurn(memory, { userMessage: "  \n " });

@@ -111,6 +111,34 @@ describe.each([
     // The lease was released.
     expect(await memory.acquireLease(`job:${CURATE_JOB}`, "someone", 1000)).not.toBeNull();
   });
+
+  it("keeps the surviving entry's sessionId in a merge (and a new key's, when its members share one)", async () => {
+    const memory = open();
+    await memory.store({ key: "editor", content: "Neovim", category: "core", sessionId: "s-1" });
+    await memory.store({
+      key: "editor2",
+      content: "Likes Neovim",
+      category: "core",
+      sessionId: "s-2",
+    });
+    await memory.store({ key: "d1", content: "Login fix", category: "daily", sessionId: "s-3" });
+    await memory.store({ key: "d3", content: "Login fixed", category: "daily", sessionId: "s-3" });
+    chat.server.reply(
+      proposal({
+        delete: [],
+        merge: [
+          { keys: ["editor", "editor2"], content: "Neovim, and likes it" },
+          { keys: ["d1", "d3"], content: "Fixed the login test", key: "daily_login_fix" },
+        ],
+      }),
+    );
+    await curate(memory, { chatModel: chatModelFor(chat.server.baseURL) });
+    expect(await memory.get("editor")).toMatchObject({
+      content: "Neovim, and likes it",
+      sessionId: "s-1",
+    });
+    expect((await memory.get("daily_login_fix"))?.sessionId).toBe("s-3");
+  });
 });
 
 describe("curate (SQLite)", () => {

@@ -55,8 +55,10 @@ import { encodeNamespace, STATE_DIR } from "./format/layout.js";
 import { joinLines } from "./format/markdown-file.js";
 import type { MarkdownIndex } from "./index-store/markdown-index.js";
 import { LeaseStore } from "./lease-store.js";
+import { refuseLinkedDirectory } from "./linked-directory.js";
 import { IMPORT_BATCH, MARKDOWN_DEFAULTS, type MarkdownMemoryOptions } from "./markdown-options.js";
 import { MarkdownTree, sha256, type TreeRow } from "./markdown-tree.js";
+import { type MissingRoot, probeMissingRoot } from "./missing-root.js";
 import {
   checkTreePath,
   type ReadSegmentOptions,
@@ -530,13 +532,28 @@ export class MarkdownMemory implements Memory {
       for (const { entry } of pending)
         if (entry.embedding) embeddings.set(identity(entry.namespace, entry.key), entry.embedding);
       await this.#write((write) => {
+        // Ids are unique per store: who holds each id, built only when an entry brings one.
+        let owners: Map<string, string> | undefined;
+        const ownerOf = (id: string) => {
+          if (!owners) {
+            owners = new Map();
+            for (const row of this.#tree.allEntries())
+              owners.set(row.entry.id, identity(row.entry.namespace, row.entry.key));
+            for (const [owner, entry] of write.puts) owners.set(entry.id, owner);
+          }
+          return owners.get(id);
+        };
         for (const { entry } of pending) {
           const id = identity(entry.namespace, entry.key);
           const existing =
             write.puts.get(id) ?? this.#tree.entries(entry.namespace).get(entry.key)?.entry;
           const now = nowIso();
+          // An id that belongs to another (namespace, key) marks a copy (an export imported
+          // into another namespace): the copy gets an id of its own.
+          const given =
+            entry.id !== undefined && (ownerOf(entry.id) ?? id) === id ? entry.id : undefined;
           const stored: MemoryEntry = {
-            id: existing?.id ?? entry.id ?? crypto.randomUUID(),
+            id: existing?.id ?? given ?? crypto.randomUUID(),
             key: entry.key,
             content: entry.content,
             category: entry.category,
@@ -549,6 +566,7 @@ export class MarkdownMemory implements Memory {
           if (entry.supersededBy !== undefined) stored.supersededBy = entry.supersededBy;
           write.puts.delete(id);
           write.puts.set(id, stored);
+          owners?.set(stored.id, id);
         }
       }, embeddings);
       report.imported += pending.length;
@@ -659,6 +677,7 @@ export class MarkdownMemory implements Memory {
     const checked = checkTreePath(this.root, path);
     await this.#open();
     this.#check();
+    refuseLinkedDirectory(this.root, checked.path);
     const target = join(this.root, checked.path);
     const current = (): Buffer | null => {
       try {
@@ -718,6 +737,9 @@ export class MarkdownMemory implements Memory {
 
   async healthCheck(): Promise<HealthReport> {
     this.#check();
+    // Opening would create the root (index, lock, watcher): report a missing one instead.
+    const missing = probeMissingRoot(this.root);
+    if (missing) return this.#missingRootReport(missing);
     await this.#refresh();
     let entries = 0;
     for (const _ of this.#tree.allEntries()) entries++;
@@ -727,6 +749,7 @@ export class MarkdownMemory implements Memory {
     );
     const details = {
       root: this.root,
+      exists: true,
       files: this.#tree.files.size,
       problems,
       index: this.#index ? join(this.root, STATE_DIR, "index.db") : "off",
@@ -743,21 +766,47 @@ export class MarkdownMemory implements Memory {
         details: { ...details, indexDetails: report.details },
       };
     }
-    const vector: HealthReport["vector"] = this.#embedder
-      ? {
-          status: "degraded",
-          providerFingerprint: this.#embedder.fingerprint,
-          reason: "the index is off (index = false): vector recall needs it",
-        }
-      : { status: "disabled" };
     return {
       ok: storage.writable,
       storage,
       backend: this.name,
       entries,
       pendingEmbeddings: 0,
-      vector,
+      vector: this.#unindexedVector(),
       details,
+    };
+  }
+
+  /** Vector recall's state when there is no index to ask. */
+  #unindexedVector(): HealthReport["vector"] {
+    if (!this.#embedder) return { status: "disabled" };
+    return this.indexed
+      ? { status: "ok", providerFingerprint: this.#embedder.fingerprint }
+      : {
+          status: "degraded",
+          providerFingerprint: this.#embedder.fingerprint,
+          reason: "the index is off (index = false): vector recall needs it",
+        };
+  }
+
+  #missingRootReport(missing: MissingRoot): HealthReport {
+    return {
+      ok: missing.writable,
+      storage: missing,
+      backend: this.name,
+      entries: 0,
+      pendingEmbeddings: 0,
+      vector: this.#unindexedVector(),
+      details: {
+        root: this.root,
+        exists: false,
+        files: 0,
+        problems: 0,
+        index: this.indexed ? join(this.root, STATE_DIR, "index.db") : "off",
+        note: missing.writable
+          ? `the memory tree ${this.root} does not exist yet; the first write creates it`
+          : `the memory tree ${this.root} does not exist yet and cannot be created`,
+      },
     };
   }
 

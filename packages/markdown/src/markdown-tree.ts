@@ -13,6 +13,7 @@ import { prepareFileAtomic } from "./files/atomic-write.js";
 import { type EntryMetadata, formatEntryLine } from "./format/entry-line.js";
 import {
   CORE_FILE,
+  dateOf,
   decodeNamespace,
   type FileRole,
   fileRole,
@@ -30,6 +31,7 @@ import {
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "./format/markdown-file.js";
+import { isSymbolicLink, refuseLinkedDirectory } from "./linked-directory.js";
 
 /** Where a recallable row comes from: a file and its lines (1-based, inclusive). */
 export interface RowSource {
@@ -162,10 +164,13 @@ export class MarkdownTree {
             found.push({ path: `${prefix}${inner}`, namespace, inner });
         }
       };
-      visit(MEMORY_DIR);
+      // Linked folders are not followed (nested ones are not directories to readdir's Dirent):
+      // a namespace's memory/ linked to another's would show that namespace's entries.
+      if (!isSymbolicLink(join(this.root, prefix, MEMORY_DIR))) visit(MEMORY_DIR);
     };
     collect("", DEFAULT_NAMESPACE);
-    for (const item of entries(join(this.root, NAMESPACES_DIR))) {
+    const namespaces = join(this.root, NAMESPACES_DIR);
+    for (const item of isSymbolicLink(namespaces) ? [] : entries(namespaces)) {
       if (!item.isDirectory()) continue;
       let namespace = decodeNamespace(item.name);
       if (namespace === undefined && isHashedNamespace(item.name)) {
@@ -242,7 +247,12 @@ export class MarkdownTree {
         message:
           "the file is not valid UTF-8: it is read with replacement characters and never rewritten; fix its encoding",
       });
-    const fileTime = new Date(Math.floor(stat.mtimeMs)).toISOString();
+    const modified = new Date(Math.floor(stat.mtimeMs)).toISOString();
+    // A daily log edited on another day still dates what it holds by its name.
+    const fileTime =
+      role.loggedAt !== undefined && dateOf(modified) !== dateOf(role.loggedAt)
+        ? role.loggedAt
+        : modified;
     const rows: TreeRow[] = [];
     for (const found of parsed.entries) {
       const at = { path, startLine: found.line, endLine: found.line };
@@ -425,6 +435,7 @@ export class MarkdownTree {
           `${path} is not valid UTF-8, so the memory will not rewrite it; fix its encoding (memory doctor lists it).`,
         );
       }
+      refuseLinkedDirectory(this.root, path);
       planned.push({ path, known, text: editedText(known?.parsed, edit, titles.get(path)) });
     }
     // Written and flushed first; each is then checked and renamed at once (the CAS window is a

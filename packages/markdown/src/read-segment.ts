@@ -24,7 +24,10 @@ export interface ReadSegmentOptions {
 /** Lines of a memory file. */
 export interface Segment {
   path: string;
-  /** The namespace whose file this is (servers check a caller's scope with it). */
+  /**
+   * The namespace whose file this is (servers check a caller's scope with it): that of the file
+   * read, after symbolic links are followed, not of the folder the path names.
+   */
   namespace: string;
   /** First line returned (1-based). */
   from: number;
@@ -48,7 +51,8 @@ function positive(value: unknown, name: string, fallback: number): number {
 /**
  * Reads lines of a Markdown file inside `root`. Refused with INVALID_INPUT: a path that is not
  * a relative `.md` path, that holds `..` or a NUL, or that resolves (symbolic links followed)
- * outside the tree; NOT_FOUND when the file does not exist.
+ * outside the tree or to a file of the tree that is not a memory file; NOT_FOUND when the file
+ * does not exist.
  */
 export async function readSegment(root: string, options: ReadSegmentOptions): Promise<Segment> {
   const { segments, namespace } = checkTreePath(root, options?.path);
@@ -76,6 +80,19 @@ export async function readSegment(root: string, options: ReadSegmentOptions): Pr
     );
   if (!statSync(real).isFile())
     throw new InvalidInputError(`path ${JSON.stringify(path)} is not a file.`);
+  // Callers authorise on the namespace: it must be that of the file actually read, so a link in
+  // one namespace's folder cannot hand out another namespace's file (or a state file).
+  const target = inside.split(sep).join("/");
+  let realNamespace = namespace;
+  if (target !== segments.join("/")) {
+    try {
+      realNamespace = checkTreePath(realRoot, target).namespace;
+    } catch {
+      throw new InvalidInputError(
+        `path ${JSON.stringify(path)} is a symbolic link to ${target}, which is not a memory file; it is refused.`,
+      );
+    }
+  }
   const text = await readFile(real, "utf8");
   const lines = splitLines(text.startsWith("\ufeff") ? text.slice(1) : text).map(
     (line) => line.text,
@@ -83,7 +100,7 @@ export async function readSegment(root: string, options: ReadSegmentOptions): Pr
   const slice = lines.slice(from - 1, from - 1 + count);
   return {
     path: segments.join("/"),
-    namespace,
+    namespace: realNamespace,
     from,
     to: from - 1 + slice.length,
     totalLines: lines.length,

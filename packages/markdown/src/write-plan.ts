@@ -3,9 +3,12 @@ import { join } from "node:path";
 import type { MemoryEntry } from "@memory/api";
 import { entryMetadata, formatEntryLine } from "./format/entry-line.js";
 import {
+  dateOf,
   entryFile,
+  fileRole,
   fileTitle,
   isHashedNamespace,
+  MEMORY_DIR,
   NAMESPACE_NAME_FILE,
   NAMESPACES_DIR,
 } from "./format/layout.js";
@@ -50,8 +53,8 @@ export function materialize(
       conversation: entry.category === "conversation",
       metadata: entryMetadata(entry),
     });
-    if (previous && previous.source.path === target) {
-      edit(target).replace.set(previous.source.startLine, line);
+    if (previous && (previous.source.path === target || sameDailyLog(tree, previous, target))) {
+      edit(previous.source.path).replace.set(previous.source.startLine, line);
       for (const duplicate of previous.duplicates)
         edit(duplicate.path).remove.add(duplicate.startLine);
     } else {
@@ -64,6 +67,16 @@ export function materialize(
   for (const path of edits.keys())
     if (!titles.has(path)) titles.set(path, existingTitle(tree, path));
   return { edits, titles };
+}
+
+/**
+ * True when an entry's line is in another log of the day its target daily file is for (a
+ * time-named log, `memory/2026-03-28-1442.md`): an update stays in that file.
+ */
+function sameDailyLog(tree: MarkdownTree, previous: TreeRow, target: string): boolean {
+  const day = tree.files.get(previous.source.path)?.role.loggedAt;
+  const targetDay = fileRole(target.slice(target.indexOf(`${MEMORY_DIR}/`)))?.loggedAt;
+  return day !== undefined && targetDay !== undefined && dateOf(day) === dateOf(targetDay);
 }
 
 /** The title of a file about to be created (and, for a hashed namespace, its `.namespace` file). */

@@ -210,6 +210,43 @@ describe("readSegment (memory_get)", () => {
     const missing = await m.readSegment({ path: "memory/none.md" }).catch((e) => e);
     expect(MemoryError.hasCode(missing, "NOT_FOUND")).toBe(true);
   });
+
+  it("gives the namespace of the file a symbolic link leads to, not of the folder holding the link", async () => {
+    const root = tempDir();
+    const m = memory(root);
+    await m.store({ key: "secret", content: "tenant b only", namespace: "b" });
+    await m.store({ key: "own", content: "tenant a", namespace: "a" });
+    mkdirSync(join(root, "namespaces", "a", "memory"), { recursive: true });
+    symlinkSync(
+      join(root, "namespaces", "b", "MEMORY.md"),
+      join(root, "namespaces", "a", "memory", "b.md"),
+    );
+    symlinkSync(
+      join(root, "namespaces", "a", "MEMORY.md"),
+      join(root, "namespaces", "a", "memory", "own.md"),
+    );
+    const crossing = await m.readSegment({ path: "namespaces/a/memory/b.md" });
+    expect(crossing.namespace).toBe("b");
+    expect(crossing.text).toContain("tenant b only");
+    expect((await m.readSegment({ path: "namespaces/a/memory/own.md" })).namespace).toBe("a");
+  });
+
+  it("refuses a symbolic link to a file of the tree that is not a memory file", async () => {
+    const root = tempDir();
+    const m = memory(root);
+    await m.store({ key: "k", content: "v" });
+    mkdirSync(join(root, ".memory-state"), { recursive: true });
+    mkdirSync(join(root, "memory"), { recursive: true });
+    writeFileSync(join(root, ".memory-state", "notes.md"), "state, not memory");
+    writeFileSync(join(root, "README.md"), "not memory either");
+    symlinkSync(join(root, ".memory-state", "notes.md"), join(root, "memory", "state.md"));
+    symlinkSync(join(root, "README.md"), join(root, "memory", "readme.md"));
+    for (const path of ["memory/state.md", "memory/readme.md"]) {
+      const error = await m.readSegment({ path }).catch((e) => e);
+      expect(MemoryError.hasCode(error, "INVALID_INPUT"), path).toBe(true);
+      expect((error as Error).message).toMatch(/symbolic link/);
+    }
+  });
 });
 
 describe("index", () => {

@@ -10,7 +10,13 @@ const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../../..");
 const consumer = path.resolve(here, "../consumer");
-const PACKAGES = ["@memory/api", "@memory/core", "@memory/sqlite", "@memory/embeddings", "@memory/lifecycle"];
+const PACKAGES = [
+  "@memory/api",
+  "@memory/core",
+  "@memory/sqlite",
+  "@memory/embeddings",
+  "@memory/lifecycle",
+];
 // The offline model's optional peers, at the versions the workspace is tested with.
 const LOCAL_MODEL_PEERS = [
   "@tensorflow/tfjs-core@4.22.0",

@@ -204,7 +204,7 @@ export class PostgresDriver implements MemoryDriver {
   /** One statement runs alone (atomic by itself, one round trip); more run in one transaction. */
   async write(batch: WriteBatch): Promise<WriteResult> {
     const open = this.#opened();
-    if (this.#bulk && batch.refuseConflictingIds)
+    if (this.#bulk && batch.refuseInvalidEntries)
       await this.#bulk.beforeBatch(batch.upserts.length);
     const target = {
       tables: this.#tables,
@@ -284,7 +284,7 @@ export class PostgresDriver implements MemoryDriver {
 
 /** The operation a batch stands for, as error messages name it. */
 function writeOperation(batch: WriteBatch): string {
-  if (batch.refuseConflictingIds) return "importEntries";
+  if (batch.refuseInvalidEntries) return "importEntries";
   if (batch.upserts.length > 0) return "store";
   if (batch.deletes.length > 0) return "forget";
   return "markSuperseded";

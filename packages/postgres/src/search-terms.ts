@@ -29,6 +29,12 @@ export function searchable(term: QueryTerm): boolean {
   return term.text !== "" && Buffer.byteLength(term.text, "utf8") <= MAX_LEXEME_BYTES;
 }
 
+/** A prefix term's stem, when it can be a lexeme (it is never longer than the typed word). */
+function searchableStem(term: QueryTerm): string | undefined {
+  const stem = term.stem;
+  return stem && Buffer.byteLength(stem, "utf8") <= MAX_LEXEME_BYTES ? stem : undefined;
+}
+
 /** Quotes one lexeme for tsquery input: inside '...', a quote is doubled and a backslash escaped. */
 function quoteLexeme(text: string): string {
   return `'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
@@ -36,11 +42,15 @@ function quoteLexeme(text: string): string {
 
 /**
  * tsquery input (cast with `::tsquery`, never `to_tsquery`: no parser or dictionary touches the
- * lexemes) for one analyzed term; a prefix term becomes `'wild':*`. The text is always a quoted
- * lexeme, so `&`, `|`, `!`, `<->` or `:` typed by a user are never operators.
+ * lexemes) for one analyzed term; a prefix term becomes `'wild':*`, or `( 'zephyrine':* |
+ * 'zephyrin' )` when its word's stem differs (`termMatches` in @memory/api). The text is always
+ * a quoted lexeme, so `&`, `|`, `!`, `<->` or `:` typed by a user are never operators.
  */
 export function termQuery(term: QueryTerm): string {
-  return `${quoteLexeme(term.text)}${term.prefix ? ":*" : ""}`;
+  if (!term.prefix) return quoteLexeme(term.text);
+  const prefix = `${quoteLexeme(term.text)}:*`;
+  const stem = searchableStem(term);
+  return stem === undefined ? prefix : `( ${prefix} | ${quoteLexeme(stem)} )`;
 }
 
 /** The terms ORed, as tsquery input. */

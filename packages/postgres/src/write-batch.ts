@@ -106,11 +106,26 @@ export function upsertStatement(
   const { memories } = target.tables;
   const columns =
     "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count";
+  const given = `${columns}${withVectors ? ", embedding" : ""}`;
+  const others = given
+    .split(", ")
+    .slice(1)
+    .map((name) => `given.${name}`)
+    .join(", ");
   const ctes = [
-    `v (${columns}${withVectors ? ", embedding" : ""}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
+    `given (${given}) AS (SELECT * FROM unnest(${arrays.join(", ")}))`,
+    // Ids are unique per store: a given id that belongs to another (namespace, key) is dropped,
+    // so the entry is a copy (an export imported into another namespace) with an id of its own.
+    replaceId
+      ? `v AS (
+          SELECT CASE WHEN taken.id IS NULL THEN given.id END AS id, ${others}
+          FROM given LEFT JOIN ${memories} taken
+            ON taken.id = given.id AND (taken.namespace <> given.namespace OR taken.key <> given.key)
+        )`
+      : "v AS (SELECT * FROM given)",
     `up AS (
       INSERT INTO ${memories} AS m (${columns})
-      SELECT ${replaceId ? "v.id" : "coalesce(e.id, v.id)"}, v.namespace, v.key, v.content, v.category,
+      SELECT ${replaceId ? "coalesce(v.id, e.id, gen_random_uuid()::text)" : "coalesce(e.id, v.id)"}, v.namespace, v.key, v.content, v.category,
         v.session_id, v.importance, v.superseded_by,
         ${replaceCreatedAt ? "v.created_at" : "coalesce(e.created_at, v.created_at)"}, v.updated_at,
         v.content_hash, v.search_terms, v.term_count
@@ -135,9 +150,20 @@ export function upsertStatement(
     )`);
   }
   if (target.staleVectors) {
+    // Matched on the stored row's id as it was before this statement: when an import gives an
+    // existing key another id, ON UPDATE CASCADE moves its old vector to the new id only at the
+    // end of the statement, where it would collide with the vector inserted above. So the old
+    // vector goes when a new one replaces it under another id, or when the content changed
+    // without a new one.
+    const changed = "x.content_hash <> v.content_hash";
+    const replaced = !withVectors
+      ? changed
+      : replaceId
+        ? `(v.embedding IS NOT NULL AND e.id <> coalesce(v.id, e.id)) OR (v.embedding IS NULL AND ${changed})`
+        : `v.embedding IS NULL AND ${changed}`;
     ctes.push(`stale AS (
-      DELETE FROM ${target.tables.vectors} x USING up JOIN v ON v.namespace = up.namespace AND v.key = up.key
-      WHERE x.memory_id = up.id AND x.content_hash <> up.content_hash ${withVectors ? "AND v.embedding IS NULL" : ""}
+      DELETE FROM ${target.tables.vectors} x USING v JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
+      WHERE x.memory_id = e.id AND (${replaced})
     )`);
   }
   return { text: `WITH ${ctes.join(",\n")} SELECT * FROM up`, values: params.values };
@@ -154,16 +180,18 @@ async function writeGroup(
   return new Map(result.rows.map((row) => [identity(row), rowToEntry(row)]));
 }
 
-/** A UNIQUE violation of the primary key: the given id belongs to another (namespace, key). */
+/** A UNIQUE violation of the primary key: another writer took the given id meanwhile. */
 function refusalOf(error: unknown, id: string): string | undefined {
   if ((error as { code?: unknown } | null)?.code !== "23505") return undefined;
-  return `id ${id} already belongs to another entry; import it without an id, or under that entry's key.`;
+  return `id ${id} was taken by another entry while this import ran; import this entry again (it will get an id of its own).`;
 }
 
 /**
  * Applies a batch with `run`, which the driver binds to one transaction when the batch takes more
- * than one statement. With `refuseConflictingIds`, a group that fails on an id of another entry
- * is rolled back to its savepoint and written entry by entry, the offending ones refused.
+ * than one statement. With `refuseInvalidEntries` (imports), a group that fails on a duplicate id
+ * (two new entries of the group giving the same id, or a concurrent import taking it) is rolled
+ * back to its savepoint and written entry by entry: each then sees the ids written before it
+ * (a copy gets its own), and an entry that still collides is refused alone.
  */
 export async function applyWriteBatch(
   batch: WriteBatch,
@@ -181,7 +209,7 @@ export async function applyWriteBatch(
       result.upserted[index] = written.get(identity(upsert.entry));
   };
   for (const group of upsertGroups(batch.upserts)) {
-    if (!batch.refuseConflictingIds) {
+    if (!batch.refuseInvalidEntries) {
       place(group, await writeGroup(group, target, run));
       continue;
     }
@@ -228,6 +256,6 @@ export async function applyWriteBatch(
 
 /** How many statements a batch takes (one needs no explicit transaction to be atomic). */
 export function statementCount(batch: WriteBatch): number {
-  if (batch.refuseConflictingIds && batch.upserts.length > 0) return Number.POSITIVE_INFINITY;
+  if (batch.refuseInvalidEntries && batch.upserts.length > 0) return Number.POSITIVE_INFINITY;
   return upsertGroups(batch.upserts).length + batch.supersessions.length + batch.deletes.length;
 }

@@ -64,12 +64,21 @@ describe("postgres leases across pools and processes", () => {
 
   it("reclaims the lease of a process killed with SIGKILL once it expires", async () => {
     const schema = schemas.next();
-    const memory = createPostgresMemory({ connectionString: TEST_URL, schema, maxConnections: 2 });
+    // Both processes run on injected clocks: the test, not the machine's speed, decides whether
+    // the dead holder's lease has expired, so both halves are checked on every run.
+    const start = Date.parse("2026-11-27T12:00:00.000Z");
+    let now = start;
+    const memory = createPostgresMemory({
+      connectionString: TEST_URL,
+      schema,
+      maxConnections: 2,
+      now: () => now,
+    });
     try {
       await memory.init();
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", HOLDER, TEST_URL, schema, "doomed", "1500"],
+        ["--import", "tsx", HOLDER, TEST_URL, schema, "doomed", "1500", String(start)],
         { stdio: ["ignore", "pipe", "pipe"] },
       );
       const closed = new Promise((resolve) => child.on("close", resolve));
@@ -91,17 +100,18 @@ describe("postgres leases across pools and processes", () => {
         child.kill("SIGKILL");
         await closed;
       }
-      expect(dead.holder).toBe("doomed");
-      const before = Date.now();
-      const early = await memory.acquireLease("held", "survivor", 1000);
-      if (before < Date.parse(dead.expiresAt)) expect(early).toBeNull();
-      let taken = early;
-      while (!taken) {
-        await sleep(50);
-        taken = await memory.acquireLease("held", "survivor", 1000);
-      }
-      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(dead.expiresAt));
-      expect(taken.token).toBeGreaterThan(dead.token);
+      expect(dead).toMatchObject({
+        holder: "doomed",
+        expiresAt: new Date(start + 1500).toISOString(),
+      });
+      // One millisecond before expiry the dead holder still has it.
+      now = start + 1499;
+      expect(await memory.acquireLease("held", "survivor", 1000)).toBeNull();
+      // At expiry it is reclaimed, with a larger token; the dead holder cannot release it.
+      now = start + 1500;
+      const taken = await memory.acquireLease("held", "survivor", 1000);
+      expect(taken).toMatchObject({ holder: "survivor" });
+      expect(taken!.token).toBeGreaterThan(dead.token);
       expect(await memory.releaseLease(dead)).toBe(false);
     } finally {
       await memory.close();

@@ -28,28 +28,30 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
     const { entry } = upsert;
     try {
       const withVector = upsert.vector !== undefined && vectorAllowed(opened, upsert.vector);
-      const row = upsertEntry(
-        opened.statements,
-        {
-          ...entry,
-          sessionId: entry.sessionId,
-          importance: entry.importance,
-          embedding: undefined,
-        },
-        {
-          id: upsert.replaceId ? entry.id : undefined,
-          createdAt: upsert.replaceCreatedAt ? entry.createdAt : undefined,
-          updatedAt: entry.updatedAt,
-          supersededBy: entry.supersededBy,
-          language,
-        },
-      );
+      const write = (id: string | undefined) =>
+        upsertEntry(
+          opened.statements,
+          {
+            ...entry,
+            sessionId: entry.sessionId,
+            importance: entry.importance,
+            embedding: undefined,
+          },
+          {
+            id,
+            createdAt: upsert.replaceCreatedAt ? entry.createdAt : undefined,
+            updatedAt: entry.updatedAt,
+            supersededBy: entry.supersededBy,
+            language,
+          },
+        );
+      const row = upsert.replaceId ? writeWithOwnId(opened, entry, write) : write(undefined);
       if (withVector)
         opened.vectors.write(row.doc_id, row.namespace, row.content_hash, upsert.vector!);
       result.upserted.push(toEntry(row));
     } catch (error) {
       const refusal = refusalOf(error, entry.id);
-      if (!batch.refuseConflictingIds || !refusal) throw error;
+      if (!batch.refuseInvalidEntries || !refusal) throw error;
       result.upserted.push(undefined);
       result.refused.push({ index, ...refusal });
     }
@@ -72,15 +74,40 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
   return result;
 }
 
+// Ids are unique per store, not per namespace.
+const ID_OF_ANOTHER_ENTRY =
+  "SELECT 1 FROM memories WHERE id = ? AND (namespace <> ? OR key <> ?) LIMIT 1";
+
+/**
+ * Upserts with the entry's own id, unless that id belongs to another (namespace, key): then the
+ * entry is a copy (an export imported into another namespace) and keeps the id it has, or gets
+ * one of its own. Checked only after the UNIQUE violation, so a normal import pays nothing.
+ */
+function writeWithOwnId<Row>(
+  opened: Opened,
+  entry: { id: string; namespace: string; key: string },
+  write: (id: string | undefined) => Row,
+): Row {
+  try {
+    return write(entry.id);
+  } catch (error) {
+    const taken = opened.statements
+      .get(ID_OF_ANOTHER_ENTRY)
+      .get(entry.id, entry.namespace, entry.key);
+    if (!taken) throw error;
+    return write(undefined);
+  }
+}
+
 /** Why the store refuses one entry of an import (the rest goes on), or undefined. */
 function refusalOf(error: unknown, id: string): { code: string; message: string } | undefined {
   if (InvalidInputError.isInstance(error)) return { code: error.code, message: error.message };
   const code = (error as { code?: unknown } | null)?.code;
-  // A UNIQUE violation: the entry's given id belongs to another (namespace, key).
+  // Another constraint of the entry itself (the store is fine): as the import always did.
   if (typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT")) {
     return {
       code: "CONFLICT",
-      message: `id ${id} already belongs to another entry; import it without an id, or under that entry's key.`,
+      message: `entry ${id} was refused by the store: ${String((error as Error).message)}`,
     };
   }
   return undefined;

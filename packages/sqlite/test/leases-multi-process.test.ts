@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Lease } from "@memory/api";
 import { describe, expect, it } from "vitest";
@@ -74,9 +73,13 @@ describe("sqlite leases across processes", () => {
 
   it("reclaims the lease of a process killed with SIGKILL once it expires", async () => {
     const path = tempDbPath();
-    const memory = createSqliteMemory({ path });
+    // Both processes run on injected clocks: the test, not the machine's speed, decides whether
+    // the dead holder's lease has expired, so both halves are checked on every run.
+    const start = Date.parse("2026-11-27T12:00:00.000Z");
+    let now = start;
+    const memory = createSqliteMemory({ path, now: () => now });
     await memory.init();
-    const { child, done } = run(["hold", path, "doomed", "1500"]);
+    const { child, done } = run(["hold", path, "doomed", "1500", String(start)]);
     const dead = await new Promise<Lease>((resolve, reject) => {
       let seen = "";
       child.stdout!.on("data", (chunk) => {
@@ -85,21 +88,20 @@ describe("sqlite leases across processes", () => {
       });
       child.on("close", () => reject(new Error(`worker ended early: ${seen}`)));
     });
-    expect(dead.holder).toBe("doomed");
+    expect(dead).toMatchObject({
+      holder: "doomed",
+      expiresAt: new Date(start + 1500).toISOString(),
+    });
     child.kill("SIGKILL");
     await done;
-    // Before expiry (checked by the same clock the memory uses) the dead holder still has it.
-    const before = Date.now();
-    const early = await memory.acquireLease("held", "survivor", 1000);
-    if (before < Date.parse(dead.expiresAt)) expect(early).toBeNull();
-    let taken = early;
-    while (!taken) {
-      await sleep(50);
-      taken = await memory.acquireLease("held", "survivor", 1000);
-    }
-    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(dead.expiresAt));
-    expect(taken.holder).toBe("survivor");
-    expect(taken.token).toBeGreaterThan(dead.token);
+    // One millisecond before expiry the dead holder still has it.
+    now = start + 1499;
+    expect(await memory.acquireLease("held", "survivor", 1000)).toBeNull();
+    // At expiry it is reclaimed, with a larger token; the dead holder cannot release it.
+    now = start + 1500;
+    const taken = await memory.acquireLease("held", "survivor", 1000);
+    expect(taken).toMatchObject({ holder: "survivor" });
+    expect(taken!.token).toBeGreaterThan(dead.token);
     expect(await memory.releaseLease(dead)).toBe(false);
     await memory.close();
   }, 60_000);

@@ -16,16 +16,24 @@ export function snippetOf(content: string, size = 700): string {
   return `${space > size * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
-/** One entry as the model reads it: `[category] key (score 0.812): content`. */
-export function entryLine(entry: CompactEntry): string {
+/**
+ * An entry's header as the model reads it: `[category] key (score 0.812) [superseded by k]`,
+ * and for file-backed results (Markdown) where they are, `(path:start-end)`, for memory_get.
+ */
+export function entryHeader(
+  entry: Pick<MemoryEntry, "category" | "key" | "score" | "supersededBy" | "source">,
+): string {
   const score = entry.score === undefined ? "" : ` (score ${entry.score.toFixed(3)})`;
   const superseded = entry.supersededBy ? ` [superseded by ${entry.supersededBy}]` : "";
-  // File-backed results (Markdown): where they are, and a snippet instead of a whole section.
-  if (entry.source) {
-    const { path, startLine, endLine } = entry.source;
-    return `[${entry.category}] ${entry.key}${score}${superseded} (${path}:${startLine}-${endLine}): ${snippetOf(entry.content)}`;
-  }
-  return `[${entry.category}] ${entry.key}${score}${superseded}: ${entry.content}`;
+  const source = entry.source
+    ? ` (${entry.source.path}:${entry.source.startLine}-${entry.source.endLine})`
+    : "";
+  return `[${entry.category}] ${entry.key}${score}${superseded}${source}`;
+}
+
+/** One entry as the model reads it: its header, then the content (a snippet of a file's section). */
+export function entryLine(entry: CompactEntry): string {
+  return `${entryHeader(entry)}: ${entry.source ? snippetOf(entry.content) : entry.content}`;
 }
 
 /** The object without its undefined fields (the library treats a present `undefined` as set). */

@@ -1,11 +1,21 @@
-export { CONTEXT_DESCRIPTION, type MemoryContextData } from "./context-tool.js";
-export { type CompactEntry, entryLine, snippetOf } from "./entry-text.js";
-export { FORGET_DESCRIPTION } from "./forget-tool.js";
-export { LIST_DESCRIPTION } from "./list-tool.js";
+export type { MemoryContextData } from "./context-tool.js";
+export { type CompactEntry, entryHeader, entryLine, snippetOf } from "./entry-text.js";
+export {
+  categoryInput,
+  contextInput,
+  forgetInput,
+  LIST_DEFAULT_LIMIT,
+  listInput,
+  namespaceInput,
+  RECALL_DEFAULT_LIMIT,
+  recallInput,
+  storeInput,
+  TOOL_INPUT_BOUNDS,
+  writeSessionIdInput,
+} from "./input-schemas.js";
 export { memoryToolDefinitions } from "./memory-tool-definitions.js";
 export type { MemoryToolsOptions } from "./memory-tools-options.js";
-export { RECALL_DEFAULT_LIMIT, RECALL_DESCRIPTION } from "./recall-tool.js";
-export { STORE_DESCRIPTION } from "./store-tool.js";
+export { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "./result-bounds.js";
 export {
   type AnyMemoryToolDefinition,
   type JsonSchema,
@@ -16,3 +26,10 @@ export {
   type MemoryToolName,
   type MemoryToolResult,
 } from "./tool-definition.js";
+export {
+  ALL_MEMORY_TOOL_NAMES,
+  type AnyMemoryToolName,
+  type MemoryToolSpec,
+  type MemoryToolSpecOptions,
+  memoryToolSpec,
+} from "./tool-specs.js";

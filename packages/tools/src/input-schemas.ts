@@ -1,9 +1,30 @@
 import { MAX_KEY_LENGTH, MAX_NAMESPACE_LENGTH, MAX_SESSION_ID_LENGTH } from "@memory/api";
 import { z } from "zod";
 
-// The MCP server's tool inputs, kept here once so that every channel (MCP, the AI SDK, OpenAI
-// Agents, anyone's own loop) offers the model the same fields, words and limits. Lengths come
-// from the contract (docs/input-rules.md); the library checks the rest and answers INVALID_INPUT.
+// The tools' input fields, kept here once so that every channel (the MCP server, the AI SDK,
+// OpenAI Agents, anyone's own loop) offers the model the same fields, words and limits. The
+// bounds are the HTTP API's too (apps/server/src/schemas.ts takes them from here, and
+// apps/server/test/mcp-schemas.test.ts pins the MCP tools to the HTTP bodies); the library
+// checks the rest (a key's length, an empty content, a NUL) and answers INVALID_INPUT.
+
+/** Bounds every channel applies to a tool's (or an HTTP body's) fields. */
+export const TOOL_INPUT_BOUNDS = {
+  /** `limit` of recall. */
+  recallLimit: 1000,
+  /** `limit` of list. */
+  listLimit: 10_000,
+  /** Recall queries. */
+  query: 10_000,
+  /** A user message (memory_context, a turn) and a reply. */
+  message: 100_000,
+  /** A category name. */
+  category: 64,
+} as const;
+
+/** Results of recall when the model gives no `limit` (every channel's default). */
+export const RECALL_DEFAULT_LIMIT = 5;
+/** Entries of list when the model gives no `limit` (every channel's default). */
+export const LIST_DEFAULT_LIMIT = 20;
 
 export const namespaceInput = z
   .string()
@@ -17,25 +38,38 @@ export const namespaceInput = z
 export const categoryInput = z
   .string()
   .min(1)
-  .max(64)
+  .max(TOOL_INPUT_BOUNDS.category)
   .describe(
     '"core" for durable facts, preferences and decisions; "daily" for notes about today; "conversation" for passing details of this chat; or a custom name (letters, digits, - and _).',
   );
 
+const sessionIdInput = z.string().min(1).max(MAX_SESSION_ID_LENGTH);
+
+const categoriesInput = z
+  .array(categoryInput)
+  .optional()
+  .describe('Only these categories, e.g. ["core"].');
+
+const sessionFilterInput = sessionIdInput.optional().describe("Only memories from this session.");
+
+/** The session field of a write (memory_store, a turn). */
+export const writeSessionIdInput = sessionIdInput
+  .optional()
+  .describe("The current conversation/session id, if you have one.");
+
 export const storeInput = {
+  // The key's and content's lengths are the library's to check (as over HTTP).
   key: z
     .string()
-    .min(1)
-    .max(MAX_KEY_LENGTH)
     .optional()
     .describe(
-      'Optional stable identifier, e.g. "user_preferred_editor". Reusing a key updates that memory; left out, it is derived from the content.',
+      `Optional stable identifier, e.g. "user_preferred_editor" (at most ${MAX_KEY_LENGTH} characters). Reusing a key updates that memory; left out, it is derived from the content.`,
     ),
-  content: z.string().min(1).describe("The memory itself, as a self-contained sentence."),
+  content: z.string().describe("The memory itself, as a self-contained sentence."),
   category: categoryInput
     .optional()
     .describe(
-      'Default "core". Use "core" for durable facts and preferences, "daily" for notes about today, "conversation" for passing details.',
+      'Default "core". Use "core" for durable facts and preferences, "daily" for notes about today, "conversation" for passing details, or a custom name (letters, digits, - and _).',
     ),
   importance: z
     .number()
@@ -43,60 +77,54 @@ export const storeInput = {
     .max(1)
     .optional()
     .describe("0..1, how important this is; leave it out to let the server decide."),
-  sessionId: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("The current conversation/session id, if you have one."),
+  sessionId: writeSessionIdInput,
 };
 
 export const recallInput = {
-  query: z.string().max(10_000).describe("What to look for, in natural language or keywords."),
-  // The same bounds as the HTTP API (0 returns nothing), so every channel agrees.
+  query: z
+    .string()
+    .max(TOOL_INPUT_BOUNDS.query)
+    .describe("What to look for, in natural language or keywords."),
   limit: z
     .number()
     .int()
     .min(0)
-    .max(1000)
+    .max(TOOL_INPUT_BOUNDS.recallLimit)
     .optional()
-    .describe("How many results at most; default 5."),
-  categories: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Only these categories, e.g. ["core"].'),
-  sessionId: z.string().min(1).optional().describe("Only memories from this session."),
+    .describe(`How many results at most; default ${RECALL_DEFAULT_LIMIT}.`),
+  categories: categoriesInput,
+  sessionId: sessionFilterInput,
   minScore: z
     .number()
-    .min(0)
     .optional()
     .describe("Drop results whose relevance (0..1) is below this; default 0.3, 0 keeps all."),
 };
 
 export const forgetInput = {
-  key: z.string().min(1).max(MAX_KEY_LENGTH).describe("The exact key to delete."),
+  key: z.string().min(1).describe("The exact key to delete."),
 };
 
 export const listInput = {
-  categories: z
-    .array(z.string().min(1))
+  categories: categoriesInput,
+  sessionId: sessionFilterInput,
+  limit: z
+    .number()
+    .int()
+    .min(0)
+    .max(TOOL_INPUT_BOUNDS.listLimit)
     .optional()
-    .describe('Only these categories, e.g. ["core"].'),
-  sessionId: z.string().min(1).optional().describe("Only memories from this session."),
-  limit: z.number().int().min(1).max(200).optional().describe("How many at most; default 20."),
+    .describe(`How many at most; default ${LIST_DEFAULT_LIMIT}.`),
   offset: z.number().int().min(0).optional().describe("Skip this many (for paging)."),
 };
 
 export const contextInput = {
   message: z
     .string()
-    .max(100_000)
+    .max(TOOL_INPUT_BOUNDS.message)
     .describe(
       "The user's message to find memories for, verbatim; empty at the start of a conversation to get the standing core memories.",
     ),
-  sessionId: z
-    .string()
-    .min(1)
-    .max(MAX_SESSION_ID_LENGTH)
+  sessionId: sessionIdInput
     .optional()
     .describe("Only recall memories from this session (core memories always count)."),
 };

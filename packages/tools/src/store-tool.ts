@@ -7,17 +7,12 @@ import {
   withNamespace,
 } from "./memory-tools-options.js";
 import { defineMemoryTool } from "./tool-definition.js";
-
-export const STORE_DESCRIPTION =
-  'Save a fact, preference, decision or note to long-term memory so it can be recalled in later conversations. Write the content as a self-contained sentence ("The user prefers Neovim for editing code"), not a fragment. Category: "core" (the default) for durable facts, preferences and decisions about the user or their work; "daily" for what happened today (notes, progress); "conversation" only for passing details of this chat. The key is optional: leave it out and one is derived from the content (the same text stored twice stays one memory), or give a short, stable, descriptive key such as "user_preferred_editor": storing again under the same key replaces the old content, which is how you correct or update a memory. Never store secrets.';
+import { memoryToolSpec } from "./tool-specs.js";
 
 export function storeTool(memory: Memory, options: MemoryToolsOptions, scope: NamespaceScope) {
   return defineMemoryTool({
-    name: "memory_store",
-    title: "Remember something",
-    description: STORE_DESCRIPTION,
+    ...memoryToolSpec("memory_store"),
     inputSchema: withNamespace(storeInput, scope),
-    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
     async run(input): Promise<{ text: string; data: { entry: CompactEntry } }> {
       const namespace = scope.resolve(input.namespace);
       // Without a key, the one `memory store` derives: the same text stays one memory.

@@ -6,7 +6,7 @@ import {
   MEMORY_TOOL_NAMES,
   type MemoryToolName,
   memoryToolDefinitions,
-  STORE_DESCRIPTION,
+  memoryToolSpec,
 } from "../src/index.js";
 import { sqliteMemory } from "./sqlite-file.js";
 
@@ -33,16 +33,23 @@ describe("memoryToolDefinitions", () => {
       "memory_list",
       "memory_context",
     ]);
-    expect(byName(tools, "memory_store").description).toBe(STORE_DESCRIPTION);
-    for (const tool of tools) expect(tool.description.length).toBeGreaterThan(80);
+    for (const tool of tools) {
+      const spec = memoryToolSpec(tool.name);
+      expect(tool.description).toBe(spec.description);
+      expect(tool.title).toBe(spec.title);
+      expect(tool.annotations).toEqual(spec.annotations);
+      expect(tool.description.length).toBeGreaterThan(80);
+    }
   });
 
-  it("writes each input as JSON Schema with the server's limits", () => {
+  it("writes each input as JSON Schema with the HTTP API's and MCP server's limits", () => {
     const tools = memoryToolDefinitions(sqliteMemory());
     const store = byName(tools, "memory_store").inputJsonSchema as unknown as JsonObjectSchema;
     expect(store.type).toBe("object");
     expect(store.required).toEqual(["content"]);
-    expect(store.properties.key).toMatchObject({ type: "string", minLength: 1, maxLength: 1024 });
+    // The key's length is the library's to check (INVALID_INPUT), as over HTTP; the words say it.
+    expect(store.properties.key).toMatchObject({ type: "string" });
+    expect(store.properties.key?.description).toContain("at most 1024 characters");
     expect(store.properties.importance).toMatchObject({ minimum: 0, maximum: 1 });
     expect(store.properties.namespace).toMatchObject({ maxLength: 256 });
     const recall = byName(tools, "memory_recall").inputJsonSchema as unknown as JsonObjectSchema;
@@ -50,7 +57,7 @@ describe("memoryToolDefinitions", () => {
     expect(recall.properties.query).toMatchObject({ maxLength: 10_000 });
     expect(recall.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 1000 });
     const list = byName(tools, "memory_list").inputJsonSchema as unknown as JsonObjectSchema;
-    expect(list.properties.limit).toMatchObject({ minimum: 1, maximum: 200 });
+    expect(list.properties.limit).toMatchObject({ minimum: 0, maximum: 10_000 });
     // Plain JSON: a framework can send it as it is.
     expect(JSON.parse(JSON.stringify(store))).toEqual(store);
   });
@@ -142,7 +149,7 @@ describe("memoryToolDefinitions", () => {
     const memory = sqliteMemory();
     const tools = memoryToolDefinitions(memory);
     const failure = await byName(tools, "memory_store")
-      .execute({ content: "", importance: 7 })
+      .execute({ content: 42, importance: 7 })
       .catch((error: unknown) => error);
     expect(MemoryError.hasCode(failure, "INVALID_INPUT")).toBe(true);
     expect((failure as Error).message).toMatch(/memory_store/);
@@ -153,6 +160,12 @@ describe("memoryToolDefinitions", () => {
       .execute({ query: "x", limit: 1001 })
       .catch((error: unknown) => error);
     expect(MemoryError.hasCode(tooMany, "INVALID_INPUT")).toBe(true);
+    // An empty content passes the schema (as over HTTP) and the library refuses it.
+    const empty = await byName(tools, "memory_store")
+      .execute({ content: "" })
+      .catch((error: unknown) => error);
+    expect(MemoryError.hasCode(empty, "INVALID_INPUT")).toBe(true);
+    expect(await memory.count()).toBe(0);
   });
 
   it("passes the library's own errors through with their code (a key with a NUL)", async () => {

@@ -26,7 +26,9 @@ const list: CommandHandler = async (context, _args, options) => {
         { header: "KEY", value: (entry) => entry.key },
         { header: "CATEGORY", value: (entry) => entry.category },
         { header: "UPDATED", value: (entry) => entry.updatedAt.slice(0, 19).replace("T", " ") },
-        { header: "CONTENT", value: (entry) => entry.content, flexible: true },
+        // Daily keys (`daily_<timestamp>_<uuid>`) are about 70 characters: then the content goes on
+        // its own line rather than being cut to a stub.
+        { header: "CONTENT", value: (entry) => entry.content, flexible: true, minWidth: 40 },
       ],
       process.stdout.columns ?? 100,
     );

@@ -3,7 +3,14 @@ export interface Column<Row> {
   value: (row: Row) => string;
   /** The column that shrinks (and is truncated) to fit the width; at most one. */
   flexible?: boolean;
+  /**
+   * For the flexible column: when the other columns leave it fewer characters than this (long
+   * keys), it moves to its own indented line under each row instead of being cut to a stub.
+   */
+  minWidth?: number;
 }
+
+const STACKED_INDENT = "    ";
 
 /** Collapses whitespace so a multi-line value stays on one table row. */
 export function singleLine(text: string): string {
@@ -32,11 +39,15 @@ export function renderTable<Row>(
   );
   const flexIndex = columns.findIndex((column) => column.flexible);
   if (flexIndex >= 0) {
+    const flexible = columns[flexIndex]!;
     const fixed = widths.reduce(
       (sum, value, index) => (index === flexIndex ? sum : sum + value + 2),
       0,
     );
-    const available = Math.max(columns[flexIndex]!.header.length, width - fixed, 20);
+    const room = width - fixed;
+    if (flexible.minWidth !== undefined && room < Math.min(flexible.minWidth, widths[flexIndex]!))
+      return stacked(cells, columns, flexIndex, widths, width);
+    const available = Math.max(flexible.header.length, room, 20);
     widths[flexIndex] = Math.min(widths[flexIndex]!, available);
   }
   const format = (line: readonly string[]) =>
@@ -48,4 +59,27 @@ export function renderTable<Row>(
       .join("  ")
       .trimEnd();
   return [format(columns.map((column) => column.header)), ...cells.map(format)];
+}
+
+/** The table without the flexible column, each row followed by that column's value, indented. */
+function stacked<Row>(
+  cells: readonly string[][],
+  columns: readonly Column<Row>[],
+  flexIndex: number,
+  widths: readonly number[],
+  width: number,
+): string[] {
+  const without = <T>(line: readonly T[]) => line.filter((_, index) => index !== flexIndex);
+  const rest = without(widths);
+  const format = (line: readonly string[]) =>
+    line
+      .map((cell, index) => (index === line.length - 1 ? cell : cell.padEnd(rest[index]!)))
+      .join("  ")
+      .trimEnd();
+  const lines = [format(without(columns.map((column) => column.header)))];
+  for (const line of cells) {
+    lines.push(format(without(line)));
+    lines.push(`${STACKED_INDENT}${truncate(line[flexIndex]!, width - STACKED_INDENT.length)}`);
+  }
+  return lines;
 }

@@ -1,4 +1,5 @@
 import type { ChatModel, Memory } from "@memory/api";
+import { type AnyMemoryToolName, type MemoryToolSpec, memoryToolSpec } from "@memory/tools";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Access } from "../access.js";
@@ -21,8 +22,8 @@ export interface McpToolContext {
 /**
  * One MCP tool, described once: its name, the description written for the model, its input
  * schema (strict: a misspelt argument is refused, as HTTP refuses an unknown field), its output
- * schema and its handler. The server registers the list in src/mcp/tools/index.ts; adapters
- * can reuse the descriptions and schemas.
+ * schema and its handler. The server registers the list in src/mcp/tools/index.ts. What the
+ * model reads (descriptions, input fields) is @memory/tools', shared with the adapters.
  */
 export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -34,6 +35,14 @@ export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
   /** Offered only when this holds (memory_remember needs a chat model). */
   available?(context: Pick<McpToolContext, "chatModel">): boolean;
   run(input: z.output<Input>, context: McpToolContext): Promise<CallToolResult>;
+}
+
+/**
+ * A tool's name, title, description and annotations: @memory/tools' words (the adapters show
+ * the same), with the notes of a host that bounds results (src/mcp/tool-results.ts).
+ */
+export function mcpToolSpec<Name extends AnyMemoryToolName>(name: Name): MemoryToolSpec<Name> {
+  return memoryToolSpec(name, { boundedResults: true });
 }
 
 export function defineTool<Input extends z.ZodObject>(tool: McpTool<Input>): McpTool<Input> {

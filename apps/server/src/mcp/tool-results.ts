@@ -1,18 +1,16 @@
 import type { MemoryEntry } from "@memory/api";
+import { entryHeader, LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "@memory/tools";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { MemoryEntrySchema } from "../schemas.js";
 
 /**
- * Bounds on what one tool result carries, so that a result always fits the MCP SDK client's
- * 10 MiB line limit on stdio with room to spare, whatever is stored (contents reach 4,194,304
- * characters): at most RESULT_MAX_CHARS characters of text in all, and in a list at most
- * LIST_ENTRY_MAX_CHARS of one entry's content. A cut content ends with a marker saying how to
- * read on (memory_get with `offset`); entries past the budget are left out with a note saying
- * how to page (memory_list `offset`, or a smaller recall `limit`).
+ * The bounds on what one tool result carries (@memory/tools: memory_get's description names
+ * them). A cut content ends with a marker saying how to read on (memory_get with `offset`);
+ * entries past the budget are left out with a note saying how to page (memory_list `offset`,
+ * or a smaller recall `limit`).
  */
-export const RESULT_MAX_CHARS = 100_000;
-export const LIST_ENTRY_MAX_CHARS = 4_000;
+export { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS };
 
 /**
  * An entry in a tool's structured result: everything but the content (which the text part
@@ -53,16 +51,6 @@ export function readOnHint(entry: MemoryEntry, offset: number): string {
   return `memory_get ${JSON.stringify({ key: entry.key, namespace: entry.namespace, offset })}`;
 }
 
-export function headerOf(entry: MemoryEntry): string {
-  const score = entry.score === undefined ? "" : ` (score ${entry.score.toFixed(3)})`;
-  const superseded = entry.supersededBy ? ` [superseded by ${entry.supersededBy}]` : "";
-  // File-backed results: where they are (for memory_get with a path).
-  const source = entry.source
-    ? ` (${entry.source.path}:${entry.source.startLine}-${entry.source.endLine})`
-    : "";
-  return `[${entry.category}] ${entry.key}${score}${superseded}${source}`;
-}
-
 export interface EntryListing {
   /** One block per entry shown, in order. */
   lines: string[];
@@ -87,7 +75,7 @@ export function listEntries(
   const budget = RESULT_MAX_CHARS - 300;
   let used = 0;
   for (const [index, entry] of entries.entries()) {
-    const head = `${prefix(index)}${headerOf(entry)}: `;
+    const head = `${prefix(index)}${entryHeader(entry)}: `;
     const room = Math.min(LIST_ENTRY_MAX_CHARS, budget - used - head.length - 1);
     const total = entry.content.length;
     const marker = (cut: number) =>

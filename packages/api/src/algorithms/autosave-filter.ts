@@ -7,13 +7,16 @@ export const AUTOSAVE_SKIP_PREFIXES = [
 ] as const;
 
 /**
- * True when a conversation line is worth autosaving: not empty, and not a cron, heartbeat,
- * distillation or injected memory-context line (which would otherwise feed recall back into
- * memory). The prefix check is case-insensitive and ignores leading whitespace.
+ * True when a conversation message is worth autosaving: not empty, and no line of it is a
+ * cron, heartbeat, distillation or injected memory-context line (which would otherwise feed
+ * recall back into memory). Every line is checked, as the seed systems do: a marker line
+ * further down (a memory context pasted after a question) skips the whole content. The prefix
+ * check is case-insensitive and ignores a line's leading whitespace.
  */
 export function shouldAutosave(content: string): boolean {
-  const text = content.trim();
-  if (text.length === 0) return false;
-  const lower = text.toLowerCase();
-  return !AUTOSAVE_SKIP_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  if (content.trim().length === 0) return false;
+  return !content.split(/\r\n|\r|\n/).some((line) => {
+    const lower = line.trimStart().toLowerCase();
+    return AUTOSAVE_SKIP_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  });
 }

@@ -2,9 +2,15 @@
 export interface MarkdownChunk {
   /** 0-based position of the chunk in the document. */
   index: number;
-  /** The heading line the chunk lives under (e.g. `## Preferences`), or "" before any heading. */
+  /**
+   * The section heading line (`#` to `###`) the chunk lives under (e.g. `## Preferences`), or ""
+   * before any heading. Deeper headings stay inside their section.
+   */
   heading: string;
-  /** The chunk text, starting with its heading line when there is one. */
+  /**
+   * The chunk text, starting with its heading line when there is one, then the deeper heading
+   * lines open where the chunk starts (its heading path).
+   */
   content: string;
   /** 1-based first and last source lines of the chunk's body. */
   startLine: number;
@@ -26,11 +32,25 @@ interface Piece {
   endLine: number;
 }
 
-const HEADING = /^#{1,6}\s+\S/;
+/**
+ * Headings that start a section (`#` to `###`, as the seed systems split). Deeper headings
+ * (`####` to `######`) stay inside their section, so a deep subsection keeps its parent's
+ * heading; a chunk that starts inside one repeats its heading path (`Section.paths`).
+ */
+const HEADING = /^#{1,3}\s+\S/;
+const DEEP_HEADING = /^(#{4,6})\s+\S/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-function sections(lines: string[]) {
-  const out: { heading: string; body: Piece[] }[] = [{ heading: "", body: [] }];
+interface Section {
+  heading: string;
+  body: Piece[];
+  /** Deep heading lines open at each body line (by line number), outermost first. */
+  paths: Map<number, string[]>;
+}
+
+function sections(lines: string[]): Section[] {
+  const out: Section[] = [{ heading: "", body: [], paths: new Map() }];
+  let path: { level: number; text: string }[] = [];
   // Inside a fenced code block a `# comment` line is code, not a heading.
   let fence: string | undefined;
   lines.forEach((line, i) => {
@@ -47,14 +67,39 @@ function sections(lines: string[]) {
     } else if (marker !== undefined) {
       fence = marker;
     } else if (HEADING.test(line)) {
-      out.push({ heading: line.trim(), body: [] });
+      out.push({ heading: line.trim(), body: [], paths: new Map() });
+      path = [];
       return;
+    } else {
+      const level = DEEP_HEADING.exec(line)?.[1]?.length;
+      if (level !== undefined) {
+        // A heading closes the open ones at its level or deeper; it is on its own line, so the
+        // path before it is what a chunk starting here must repeat.
+        path = path.filter((open) => open.level < level);
+        out.at(-1)!.paths.set(
+          i + 1,
+          path.map((open) => open.text),
+        );
+        path = [...path, { level, text: line.trim() }];
+        out.at(-1)!.body.push({ text: line, startLine: i + 1, endLine: i + 1 });
+        return;
+      }
     }
+    if (path.length > 0)
+      out.at(-1)!.paths.set(
+        i + 1,
+        path.map((open) => open.text),
+      );
     out.at(-1)!.body.push({ text: line, startLine: i + 1, endLine: i + 1 });
   });
   return out.filter(
     (section) => section.heading !== "" || section.body.some((p) => p.text.trim() !== ""),
   );
+}
+
+/** True when every non-blank line of a text is a deep heading (a body that says nothing). */
+function headingsOnly(text: string): boolean {
+  return text.split("\n").every((line) => line.trim() === "" || DEEP_HEADING.test(line));
 }
 
 function paragraphs(lines: Piece[]): Piece[] {
@@ -104,9 +149,10 @@ function isHighSurrogate(code: number): boolean {
 
 /**
  * Splits Markdown into chunks of about `maxTokens` tokens (at `charsPerToken` characters per
- * token): first by headings, then by paragraphs, then by lines. Every chunk starts with the
- * heading it lives under, so a chunk is understandable on its own. With `overlapTokens`, the
- * tail of the previous chunk of the same section is repeated at the start of the next.
+ * token): first by headings (`#` to `###`), then by paragraphs, then by lines. Every chunk
+ * starts with the heading it lives under, then the deeper headings (`####`...) open where it
+ * starts, so a chunk is understandable on its own. With `overlapTokens`, the tail of the
+ * previous chunk of the same section is repeated at the start of the next.
  */
 export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): MarkdownChunk[] {
   const charsPerToken = options.charsPerToken ?? 4;
@@ -114,10 +160,18 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Mar
   const overlapChars = Math.max(0, (options.overlapTokens ?? 0) * charsPerToken);
   const chunks: MarkdownChunk[] = [];
   for (const section of sections(markdown.replace(/\r\n?/g, "\n").split("\n"))) {
-    const headerCost = section.heading ? section.heading.length + 1 : 0;
+    // The longest heading path a chunk of this section may repeat counts against every chunk.
+    let pathCost = 0;
+    for (const path of section.paths.values())
+      pathCost = Math.max(
+        pathCost,
+        path.reduce((sum, line) => sum + line.length + 1, 0),
+      );
+    const headerCost = (section.heading ? section.heading.length + 1 : 0) + pathCost;
     const budget = Math.max(1, maxChars - headerCost);
     const pieces = paragraphs(section.body).flatMap((p) => split(p, budget));
-    if (pieces.length === 0) {
+    if (pieces.every((piece) => headingsOnly(piece.text))) {
+      if (section.heading === "") continue; // a preamble of deep headings only says nothing
       chunks.push({
         index: chunks.length,
         heading: section.heading,
@@ -128,9 +182,12 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Mar
       continue;
     }
     let body: Piece | undefined;
+    let path: string[] = [];
     const emit = () => {
-      if (!body) return;
-      const content = section.heading ? `${section.heading}\n${body.text}` : body.text;
+      // Deep headings with nothing under them in this chunk: the next chunk repeats them.
+      if (!body || headingsOnly(body.text)) return;
+      const header = [...(section.heading ? [section.heading] : []), ...path];
+      const content = header.length > 0 ? `${header.join("\n")}\n${body.text}` : body.text;
       chunks.push({
         index: chunks.length,
         heading: section.heading,
@@ -153,7 +210,8 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Mar
       const previous = body;
       emit();
       body = { ...piece };
-      if (previous && overlapChars > 0) {
+      path = section.paths.get(piece.startLine) ?? [];
+      if (previous && overlapChars > 0 && !headingsOnly(previous.text)) {
         const tail = overlapTail(
           previous.text,
           Math.min(overlapChars, budget - piece.text.length - 1),

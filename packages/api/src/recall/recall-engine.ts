@@ -268,10 +268,13 @@ export class RecallEngine {
       const sorted = [...vectorHits].sort(
         (a, b) => b.cosine - a.cosine || compareKeys(a.entry, b.entry),
       );
-      sorted.forEach((hit, rank) => {
+      // A neighbour at cosine 0 or below is only the nearest of unrelated entries: it keeps its
+      // cosine (explain) but gets no rank, so rank fusion (`rrf`) counts it in no list.
+      let rank = 0;
+      for (const hit of sorted) {
         const existing = candidates.get(hit.entry.id);
         const parts = {
-          vectorRank: rank,
+          ...(hit.cosine > 0 ? { vectorRank: rank++ } : {}),
           cosine: hit.cosine,
           vectorRelevance: vectorRelevance(hit.cosine, calibration),
         };
@@ -283,7 +286,7 @@ export class RecallEngine {
             relevance: 0,
             ...parts,
           });
-      });
+      }
       // Exact parts for every candidate: the other stage's score is computed, never taken as 0.
       if (mode === "hybrid") {
         const missing = [...candidates.values()].filter((c) => c.cosine === undefined);

@@ -38,6 +38,12 @@ export interface QueryTerm {
   text: string;
   /** `wild*`: matches index terms starting with `text`. */
   prefix: boolean;
+  /**
+   * For a prefix term whose word the stemmer changes: the stemmed word, an index term equal to
+   * it matches too. The index holds stems, so "zephyrine" is stored as `zephyrin` and
+   * "beacon"/"beacons" as `beacon`: `zephyrine*` and `beacons*` must find them.
+   */
+  stem?: string;
   stop: boolean;
 }
 
@@ -142,7 +148,8 @@ export function indexedTerms(
 /**
  * The terms of a query, duplicates dropped. Query-language syntax (`"`, `:`, `(`, `-`, `NEAR`,
  * `AND`...) can only ever be an ordinary word. `wild*` (a star right after a word) is a prefix
- * term, matched against index terms as typed (folded, not stemmed).
+ * term: it matches index terms starting with the word as typed (folded, not stemmed), and the
+ * word's own stem (see {@link QueryTerm.stem}).
  */
 export function analyzeQuery(query: string, language: TextLanguage = "english"): QueryTerm[] {
   const english = language === "english";
@@ -153,11 +160,15 @@ export function analyzeQuery(query: string, language: TextLanguage = "english"):
     const list = [...parts(word)];
     list.forEach((part, index) => {
       const prefix = !part.cjk && match[1] === "*" && index === list.length - 1;
-      const text = part.cjk || prefix || !english ? part.text : porterStemCached(part.text);
+      const stemmed = part.cjk || !english ? part.text : porterStemCached(part.text);
+      const text = prefix ? part.text : stemmed;
       const id = `${text}\u0000${prefix}`;
       if (text === "" || seen.has(id) || terms.length >= MAX_QUERY_TERMS) return;
       seen.add(id);
-      terms.push({ text, prefix, stop: english && !part.cjk && !prefix && isStopWord(part.text) });
+      const stop = english && !part.cjk && !prefix && isStopWord(part.text);
+      terms.push(
+        prefix && stemmed !== text ? { text, prefix, stem: stemmed, stop } : { text, prefix, stop },
+      );
     });
   }
   return terms;
@@ -173,7 +184,12 @@ export function searchTerms(terms: readonly QueryTerm[]): QueryTerm[] {
   return content.length > 0 ? content : [...terms];
 }
 
-/** True when an index term matches a query term (exactly, or by prefix). */
+/**
+ * True when an index term matches a query term: exactly, or for a prefix term by prefix or
+ * equal to the typed word's stem. Backends' query builders express the same rule (FTS5
+ * `"wild"* OR "stem"`, tsquery `'wild':* | 'stem'`).
+ */
 export function termMatches(indexTerm: string, term: QueryTerm): boolean {
-  return term.prefix ? indexTerm.startsWith(term.text) : indexTerm === term.text;
+  if (!term.prefix) return indexTerm === term.text;
+  return indexTerm.startsWith(term.text) || indexTerm === term.stem;
 }

@@ -33,7 +33,9 @@ export type EntryRecord = Omit<MemoryEntry, "score" | "explain" | "conflict" | "
 /**
  * One upsert of a write batch. For a `(namespace, key)` that already exists the driver keeps the
  * stored `id` and `createdAt` (a store is an update of the same entry) unless `replaceId` /
- * `replaceCreatedAt` say the given ones win (an import that carries them).
+ * `replaceCreatedAt` say the given ones win (an import that carries them). Ids are unique per
+ * store: a given id that belongs to ANOTHER `(namespace, key)` marks a copy (an export imported
+ * into another namespace), which keeps its stored id, or takes `entry.id`'s place with a new one.
  */
 export interface EntryUpsert {
   entry: EntryRecord;
@@ -62,18 +64,17 @@ export interface WriteBatch {
    */
   vectorFingerprint?: string;
   /**
-   * Imports: an upsert the store refuses on its own account (its given `id` belongs to another
-   * `(namespace, key)`; its vector has another size than the stored ones) is skipped and listed
-   * in `WriteResult.refused` instead of failing the whole batch.
+   * Imports: an upsert the store refuses on its own account (a vector of another size than the
+   * stored ones) is skipped and listed in `WriteResult.refused` instead of failing the batch.
    */
-  refuseConflictingIds?: boolean;
+  refuseInvalidEntries?: boolean;
 }
 
 /** What a write batch did, position by position. */
 export interface WriteResult {
   /** The stored entries, with the `id` and `createdAt` the driver kept or took (undefined: refused). */
   upserted: (MemoryEntry | undefined)[];
-  /** Upserts skipped under `refuseConflictingIds`, by position in `upserts`, with a code and the reason. */
+  /** Upserts skipped under `refuseInvalidEntries`, by position in `upserts`, with a code and the reason. */
   refused: { index: number; code: string; message: string }[];
   /** Whether each supersession found its entry. */
   superseded: boolean[];

@@ -153,7 +153,11 @@ export interface Memory extends AsyncDisposable {
   count(options?: CountOptions): Promise<number>;
   /** Streams entries oldest first (by `createdAt`, then `id`); nothing is held in memory all at once. */
   export(filter?: ExportFilter): AsyncIterable<MemoryEntry>;
-  /** Writes entries (upsert on `(namespace, key)`), keeping ids and timestamps when given. */
+  /**
+   * Writes entries (upsert on `(namespace, key)`), keeping ids and timestamps when given. Ids are
+   * unique per store: an entry whose id belongs to another `(namespace, key)` is a copy (an export
+   * imported into another namespace) and gets an id of its own.
+   */
   importEntries(
     entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
     options?: ImportOptions,

@@ -93,29 +93,24 @@ export class InMemoryDriver implements MemoryDriver {
   async write(batch: WriteBatch): Promise<WriteResult> {
     const { rows } = this.store;
     const result: WriteResult = { upserted: [], superseded: [], deleted: [], refused: [] };
-    // Built only for imports that give ids: which (namespace, key) holds each id.
+    // Which (namespace, key) holds each id: built only when an upsert gives its own id.
     let owners: Map<string, string> | undefined;
-    for (const [index, upsert] of batch.upserts.entries()) {
+    for (const upsert of batch.upserts) {
       const id = InMemoryStore.id(upsert.entry.namespace, upsert.entry.key);
       const existing = rows.get(id)?.entry;
-      if (batch.refuseConflictingIds && upsert.replaceId) {
+      let replaceId = upsert.replaceId === true;
+      let copy = false;
+      if (replaceId) {
         owners ??= new Map([...rows].map(([rowId, row]) => [row.entry.id, rowId]));
         const owner = owners.get(upsert.entry.id);
-        if (owner !== undefined && owner !== id) {
-          result.upserted.push(undefined);
-          result.refused.push({
-            index,
-            code: "CONFLICT",
-            message: `id ${upsert.entry.id} already belongs to another entry; import it without an id, or under that entry's key.`,
-          });
-          continue;
-        }
-        if (existing) owners.delete(existing.id);
-        owners.set(upsert.entry.id, id);
+        // Ids are unique per store: an id of another entry marks a copy, which gets its own.
+        copy = owner !== undefined && owner !== id;
+        if (copy) replaceId = false;
       }
+      const newId = copy ? crypto.randomUUID() : upsert.entry.id;
       const entry: MemoryEntry = {
         ...upsert.entry,
-        id: existing && !upsert.replaceId ? existing.id : upsert.entry.id,
+        id: existing && !replaceId ? existing.id : newId,
         createdAt:
           existing && !upsert.replaceCreatedAt ? existing.createdAt : upsert.entry.createdAt,
       };
@@ -125,6 +120,10 @@ export class InMemoryDriver implements MemoryDriver {
         row.vectorOf = entry.content;
       }
       rows.set(id, row);
+      if (owners) {
+        if (existing) owners.delete(existing.id);
+        owners.set(entry.id, id);
+      }
       result.upserted.push({ ...entry });
     }
     if (batch.vectorFingerprint !== undefined && batch.upserts.some((u) => u.vector))

@@ -168,6 +168,26 @@ function isStructure(text: string): boolean {
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /**
+ * The daily logs of a namespace for the UTC day of `at`: `memory/<day>.md`, then the files named
+ * by that day and a time (`memory/<day>-1442.md`, one per session for some agents), by name. The
+ * tree is current: the caller has just read `MEMORY.md` through the memory.
+ */
+function dailyLogPaths(memory: MarkdownMemory, namespace: string, at: string): string[] {
+  const main = entryFile(namespace, "daily", at);
+  const day = at.slice(0, 10);
+  const timed = [...memory.tree.files.values()]
+    .filter(
+      (file) =>
+        file.namespace === namespace &&
+        file.path !== main &&
+        file.role.loggedAt?.slice(0, 10) === day,
+    )
+    .map((file) => file.path)
+    .sort();
+  return [main, ...timed];
+}
+
+/**
  * Markdown consolidation ("hippocampus", README "Consolidation"): sends `MEMORY.md` and the
  * daily files of the last `days` days to the chat model, which answers the complete updated
  * `MEMORY.md`; checks the answer (it parses, with at least one entry; at most 25% of the
@@ -197,10 +217,11 @@ export async function consolidateMemoryFile(
   const previous = await memory.readFile(path);
   const sources: MemoryFileText[] = [];
   for (let back = days - 1; back >= 0; back--) {
-    const file = await memory.readFile(
-      entryFile(namespace, "daily", new Date(now.getTime() - back * DAY_MS).toISOString()),
-    );
-    if (file) sources.push(file);
+    const day = new Date(now.getTime() - back * DAY_MS).toISOString();
+    for (const dailyPath of dailyLogPaths(memory, namespace, day)) {
+      const file = await memory.readFile(dailyPath);
+      if (file) sources.push(file);
+    }
   }
   const before = parseMarkdownFile(previous?.text ?? "", CORE_ROLE);
   const previousByKey = new Map<string, FoundEntry>();

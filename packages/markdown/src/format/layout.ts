@@ -22,7 +22,11 @@ export const NAMESPACE_NAME_FILE = ".namespace";
 /** Category of free text in files whose name is not a category (nested files, odd names). */
 export const NOTES_CATEGORY = "notes";
 
-const DAILY_FILE = /^(\d{4}-\d{2}-\d{2})\.md$/;
+/**
+ * A daily log's file name: the day, optionally followed by a time of that day (the files other
+ * agents write per session: `2026-03-28-1442.md`, `2026-03-28_14-42.md`, `2026-03-28T144210.md`).
+ */
+const DAILY_FILE = /^(\d{4}-\d{2}-\d{2})(?:[-_T]([01]\d|2[0-3])-?([0-5]\d)(?:-?([0-5]\d))?)?\.md$/;
 const SAFE = /^[a-z0-9_-]$/;
 /** Longest encoded namespace directory name; longer names are hashed (`~` + 32 hex digits). */
 const MAX_ENCODED_LENGTH = 200;
@@ -124,12 +128,31 @@ export function categoryOfFileName(name: string): string | undefined {
     : undefined;
 }
 
+/**
+ * The time a daily log's file name gives (`memory/2026-03-28-1442.md`: 2026-03-28T14:42Z; the
+ * day at 00:00 UTC without a time), or undefined for any other name.
+ */
+export function dailyFileTime(name: string): string | undefined {
+  const match = DAILY_FILE.exec(name);
+  if (!match) return undefined;
+  const [, day, hours = "00", minutes = "00", seconds = "00"] = match;
+  const time = `${day}T${hours}:${minutes}:${seconds}.000Z`;
+  const parsed = Date.parse(time);
+  // Only a real calendar day (not 2026-02-30): the time must print back the same.
+  return !Number.isNaN(parsed) && new Date(parsed).toISOString() === time ? time : undefined;
+}
+
 /** What a file of the tree holds, judged from its path relative to its namespace directory. */
 export interface FileRole {
   /** Category of entry lines (and free text) in this file. */
   category: string;
   /** Entry lines may carry `[Conversation] ` (daily files). */
   daily: boolean;
+  /**
+   * Daily files whose name is a real day: the time the name gives ({@link dailyFileTime}),
+   * used for entries that record no time when the file was last changed on another day.
+   */
+  loggedAt?: string;
   /** Entry lines are read as entries (false: free text only). */
   entries: boolean;
 }
@@ -141,7 +164,10 @@ export function fileRole(inner: string): FileRole | undefined {
   if (!inner.startsWith(`${MEMORY_DIR}/`)) return undefined;
   const name = inner.slice(MEMORY_DIR.length + 1);
   if (name.includes("/")) return { category: NOTES_CATEGORY, daily: false, entries: false };
-  if (DAILY_FILE.test(name)) return { category: "daily", daily: true, entries: true };
+  if (DAILY_FILE.test(name)) {
+    const loggedAt = dailyFileTime(name);
+    return { category: "daily", daily: true, entries: true, ...(loggedAt ? { loggedAt } : {}) };
+  }
   const base = name.slice(0, -3);
   if (base === "daily" || base === "conversation")
     return { category: base, daily: base === "daily", entries: true };

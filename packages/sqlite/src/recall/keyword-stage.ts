@@ -8,10 +8,19 @@ import { filterSql } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
 import { SEARCH_COLUMNS, type SearchRow } from "./search-row.js";
 
-/** FTS5 MATCH text for analyzed terms: each quoted (so it is one plain token), ORed. */
+const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/**
+ * FTS5 MATCH text for analyzed terms: each quoted (so it is one plain token), ORed; a prefix
+ * term also matches its word's stem (`termMatches` in @memory/api).
+ */
 export function matchExpression(terms: readonly QueryTerm[]): string {
   return terms
-    .map((term) => `"${term.text.replaceAll('"', '""')}"${term.prefix ? "*" : ""}`)
+    .map((term) => {
+      if (!term.prefix) return quoted(term.text);
+      const prefix = `${quoted(term.text)}*`;
+      return term.stem === undefined ? prefix : `${prefix} OR ${quoted(term.stem)}`;
+    })
     .join(" OR ");
 }
 

@@ -8,11 +8,29 @@ export function closeGroup(options: ConformanceOptions): void {
   describe(`${options.name}: close`, { timeout: options.timeoutMs ?? 60_000 }, () => {
     const instances = useInstances(options);
 
-    it("closes idempotently", async () => {
+    it("closes idempotently: a second close resolves and the memory stays closed", async () => {
       const memory = await instances.create();
       await memory.store({ key: "k", content: "x" });
-      await memory.close();
-      await memory.close();
+      await expect(memory.close()).resolves.toBeUndefined();
+      await expect(memory.close()).resolves.toBeUndefined();
+      // Not a close that only looked successful: operations are refused with the typed error.
+      for (const operation of [
+        () => memory.get("k"),
+        () => memory.store({ key: "k", content: "y" }),
+      ]) {
+        const error = await caught(operation);
+        expect(MemoryError.hasCode(error, "BACKEND_UNAVAILABLE"), String(error)).toBe(true);
+      }
+      // Two closes at once, too (a shutdown hook racing a finally block).
+      const racing = await instances.create();
+      await racing.store({ key: "k", content: "x" });
+      await expect(Promise.all([racing.close(), racing.close()])).resolves.toEqual([
+        undefined,
+        undefined,
+      ]);
+      expect(MemoryError.hasCode(await caught(() => racing.count()), "BACKEND_UNAVAILABLE")).toBe(
+        true,
+      );
     });
 
     it("fails every operation after close with BACKEND_UNAVAILABLE", async () => {

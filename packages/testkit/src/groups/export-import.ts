@@ -118,6 +118,37 @@ export function exportImportGroup(options: ConformanceOptions): void {
       );
     });
 
+    it("gives copies new ids when their ids belong to other entries (an export imported into another namespace)", async () => {
+      const memory = await instances.create();
+      await memory.store({ key: "a", content: "alpha", namespace: "team", sessionId: "s1" });
+      await memory.store({ key: "b", content: "beta", namespace: "team" });
+      await memory.markSuperseded("a", "b", { namespace: "team" });
+      const originals = await collect(memory.export({ namespace: "team" }));
+      expect(originals).toHaveLength(2);
+      // What a user copying a namespace does: the same lines, only the namespace changed.
+      const copies = originals.map((entry) => ({ ...entry, namespace: "copy" }));
+      expect(await memory.importEntries(copies)).toEqual({ imported: 2, rejected: [] });
+      expect(await collect(memory.export({ namespace: "team" }))).toEqual(originals);
+      const copied = await collect(memory.export({ namespace: "copy" }));
+      const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
+      expect(copied.map(({ id: _id, ...rest }) => rest).sort(byKey)).toEqual(
+        originals.map(({ id: _id, ...rest }) => ({ ...rest, namespace: "copy" })).sort(byKey),
+      );
+      const ids = new Set([...originals, ...copied].map((entry) => entry.id));
+      expect(ids.size).toBe(4);
+      // Importing the copies again changes nothing: each copy keeps the id it was given.
+      expect(await memory.importEntries(copies)).toEqual({ imported: 2, rejected: [] });
+      expect(await collect(memory.export({ namespace: "copy" }))).toEqual(copied);
+      // The same within one namespace: another key with a taken id gets an id of its own.
+      const taken = originals[0]!.id;
+      expect(
+        await memory.importEntries([{ key: "c", content: "gamma", namespace: "team", id: taken }]),
+      ).toEqual({ imported: 1, rejected: [] });
+      const third = await memory.get("c", { namespace: "team" });
+      expect(third!.id).not.toBe(taken);
+      expect((await memory.get(originals[0]!.key, { namespace: "team" }))!.id).toBe(taken);
+    });
+
     it("rejects bad entries with their position and imports the rest", async () => {
       const memory = await instances.create();
       const report = await memory.importEntries([

@@ -92,6 +92,26 @@ export function keywordRecallGroup(options: ConformanceOptions): void {
       expect(keys(await memory.recall("wild*", { mode: "bm25" }))).toEqual(["a"]);
     });
 
+    it("matches a prefix against words the stemmer shortens (zephyrine*, beacons*, studies*)", async () => {
+      const memory = await instances.create();
+      await memory.store({ key: "wind", content: "a zephyrine breeze at dusk" });
+      await memory.store({ key: "light", content: "one beacon on the hill" });
+      await memory.store({ key: "desk", content: "a quiet study corner" });
+      await memory.store({ key: "room", content: "the studio upstairs" });
+      await memory.store({ key: "other", content: "nothing related here" });
+      for (const [query, expected] of [
+        ["zephyrine*", ["wind"]],
+        ["zephyr*", ["wind"]],
+        ["beacons*", ["light"]],
+        ["beacon*", ["light"]],
+        ["studies*", ["desk"]],
+        ["stud*", ["desk", "room"]],
+      ] as const) {
+        const found = keys(await memory.recall(query, { mode: "bm25", minScore: 0 }));
+        expect(found.sort(), query).toEqual([...expected]);
+      }
+    });
+
     it("returns an empty list, not an error, when nothing matches", async () => {
       const memory = await seeded();
       expect(await memory.recall("xylophone quasar", { mode: "bm25" })).toEqual([]);

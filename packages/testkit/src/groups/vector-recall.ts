@@ -1,8 +1,32 @@
-import { MemoryError } from "@memory/api";
+import { type EmbeddingProvider, embeddingFingerprint, MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
-import { caught, keys, useInstances } from "../fixture.js";
+import { caught, expectSettingsApplied, keys, useInstances } from "../fixture.js";
 import { createTestEmbedder } from "../test-embedder.js";
+
+/**
+ * Three orthogonal concepts (cars, gardens, anything else): cosines are exactly 1 or 0, so a
+ * test can place neighbours at cosine 0 on every backend.
+ */
+function conceptEmbedder(): EmbeddingProvider {
+  const vector = (text: string) => {
+    const car = /\bcar\b/i.test(text) ? 1 : 0;
+    const garden = /\btomato/i.test(text) ? 1 : 0;
+    return [car, garden, car + garden === 0 ? 1 : 0];
+  };
+  return {
+    name: "concepts",
+    model: "three",
+    dimensions: 3,
+    fingerprint: embeddingFingerprint("concepts", "three", 3),
+    async embed(texts) {
+      return texts.map(vector);
+    },
+    async embedOne(text) {
+      return vector(text);
+    },
+  };
+}
 
 /** Recall with embeddings: vector-only, hybrid fusion, degradation and fingerprints. */
 export function vectorRecallGroup(options: ConformanceOptions): void {
@@ -57,6 +81,30 @@ export function vectorRecallGroup(options: ConformanceOptions): void {
           Math.max(0.7 * keyword + 0.3 * vector, 0.5 * Math.max(keyword, vector)),
           12,
         );
+      }
+    });
+
+    it("with rrf, gives vector neighbours at cosine 0 no rank, so they add nothing to the fusion", async (context) => {
+      const probe = await instances.create(createTestEmbedder());
+      if (!probe.capabilities.vectorSearch) return context.skip();
+      await expectSettingsApplied(instances);
+      const memory = await instances.create(conceptEmbedder(), { mergeStrategy: "rrf" });
+      await memory.store({ key: "car", content: "car tyres" });
+      await memory.store({ key: "garden", content: "tomato tyres" });
+      await memory.store({ key: "plain", content: "plain tyres" });
+      await memory.flush();
+      const results = await memory.recall("tyres", { mode: "hybrid", minScore: 0 });
+      expect(keys(results).sort()).toEqual(["car", "garden", "plain"]);
+      for (const { key, explain } of results) {
+        const keywordPart = 1 / (60 + explain!.keywordRank! + 1);
+        if (key === "plain") {
+          expect(explain).toMatchObject({ cosine: 1, vectorRank: 0 });
+          expect(explain!.rrf).toBeCloseTo(keywordPart + 1 / 61, 12);
+        } else {
+          expect(explain!.cosine, key).toBeCloseTo(0, 6);
+          expect(explain!.vectorRank, key).toBeUndefined();
+          expect(explain!.rrf, key).toBeCloseTo(keywordPart, 12);
+        }
       }
     });
 

@@ -1,26 +1,21 @@
 import { InvalidInputError } from "@memory/api";
+import { entryHeader, namespaceInput } from "@memory/tools";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
 import { readMemoryFile } from "../../memory-files.js";
 import { FileResponseSchema, GetByKeyRequestSchema, INPUT_BOUNDS } from "../../schemas.js";
-import { defineTool } from "../tool-definition.js";
+import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import {
   cutAt,
   EntryMetadataSchema,
-  headerOf,
   metadataOf,
   RESULT_MAX_CHARS,
   readOnHint,
   toolResult,
 } from "../tool-results.js";
-import { namespaceInput } from "./tool-inputs.js";
-
-export const MEMORY_GET_DESCRIPTION = `Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key. A content longer than ${RESULT_MAX_CHARS} characters comes in parts: the answer says which \`offset\` reads the next one. With a Markdown memory, pass \`path\` (and \`from\`, \`lines\`) instead of a key to read lines of a memory file, e.g. around a memory_recall result's path and line range.`;
 
 export const memoryGet = defineTool({
-  name: "memory_get",
-  title: "Read one memory",
-  description: MEMORY_GET_DESCRIPTION,
+  ...mcpToolSpec("memory_get"),
   inputSchema: z
     .object({
       key: GetByKeyRequestSchema.shape.key.optional().describe("The exact key."),
@@ -69,7 +64,6 @@ export const memoryGet = defineTool({
       .extend({ textChars: z.number().int(), textShown: z.number().int() })
       .optional(),
   }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, { memory, access }) {
     if ((input.key === undefined) === (input.path === undefined))
       throw new InvalidInputError("memory_get needs either key or path, not both.");
@@ -105,7 +99,7 @@ export const memoryGet = defineTool({
         : ` (characters ${offset}-${next} of ${entry.content.length})`;
     const marker =
       next < entry.content.length ? `\n… [continues: ${readOnHint(entry, next)} reads on]` : "";
-    return toolResult(`${headerOf(entry)}${range}: ${part}${marker}`, {
+    return toolResult(`${entryHeader(entry)}${range}: ${part}${marker}`, {
       found: true,
       entry: metadataOf(entry, part.length),
       offset,

@@ -1,37 +1,14 @@
+import { LIST_DEFAULT_LIMIT, listInput, namespaceInput } from "@memory/tools";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
 import { defined } from "../../defined.js";
-import { fields, INPUT_BOUNDS } from "../../schemas.js";
-import { defineTool } from "../tool-definition.js";
+import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "../tool-results.js";
-import { namespaceInput } from "./tool-inputs.js";
-
-export const MEMORY_LIST_DESCRIPTION =
-  "List stored memories, newest first, optionally only some categories or one session. Use it to browse what is stored; use memory_recall to search by meaning. Long contents are cut (memory_get reads them whole), and a page stops before the answer grows too large: the answer then says which offset lists the rest.";
 
 export const memoryList = defineTool({
-  name: "memory_list",
-  title: "List memories",
-  description: MEMORY_LIST_DESCRIPTION,
-  // GET /v1/memories' filters and bounds, as JSON values.
-  inputSchema: z
-    .object({
-      categories: z
-        .array(fields.category)
-        .optional()
-        .describe('Only these categories, e.g. ["core"].'),
-      sessionId: fields.sessionId.optional().describe("Only memories from this session."),
-      limit: z
-        .number()
-        .int()
-        .min(0)
-        .max(INPUT_BOUNDS.listLimit)
-        .optional()
-        .describe("How many at most; default 20."),
-      offset: z.number().int().min(0).optional().describe("Skip this many (for paging)."),
-      namespace: namespaceInput,
-    })
-    .strict(),
+  ...mcpToolSpec("memory_list"),
+  // GET /v1/memories' filters and bounds, as JSON values, described once.
+  inputSchema: z.object({ ...listInput, namespace: namespaceInput }).strict(),
   outputSchema: z.object({
     entries: z.array(EntryMetadataSchema),
     nextOffset: z
@@ -40,11 +17,12 @@ export const memoryList = defineTool({
       .optional()
       .describe("The offset of the next page, when entries were left out to bound the answer."),
   }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, { memory, access }) {
     const namespace = resolveNamespace(access, input.namespace);
     const offset = input.offset ?? 0;
-    const found = await memory.list(defined({ ...input, limit: input.limit ?? 20, namespace }));
+    const found = await memory.list(
+      defined({ ...input, limit: input.limit ?? LIST_DEFAULT_LIMIT, namespace }),
+    );
     const listing = listEntries(found, () => "- ");
     if (found.length === 0)
       return toolResult(offset === 0 ? "No memories stored yet." : "No more memories.", {

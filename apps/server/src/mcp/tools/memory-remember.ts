@@ -1,9 +1,10 @@
 import { FACT_KINDS } from "@memory/lifecycle";
+import { namespaceInput } from "@memory/tools";
 import { z } from "zod";
 import { resolveNamespace } from "../../access.js";
 import { rememberOne } from "../../agent-turns.js";
 import { RememberRequestSchema } from "../../schemas.js";
-import { defineTool } from "../tool-definition.js";
+import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import {
   cutAt,
   EntryMetadataSchema,
@@ -11,15 +12,10 @@ import {
   metadataOf,
   toolResult,
 } from "../tool-results.js";
-import { namespaceInput, turnInputs } from "./tool-inputs.js";
-
-export const MEMORY_REMEMBER_DESCRIPTION =
-  "Remember one conversation turn, after you have answered it, when the user told you something lasting: a preference, a decision, a fact about themselves, their work or their projects. The turn is saved as it is, then the server's language model extracts each durable fact from it and saves it as its own core memory (updating the memory with the same subject). Pass the user's message verbatim and your reply. It costs a model call: skip turns with nothing lasting in them (use memory_consolidate for those, or nothing). If it fails, the turn itself is already saved; do not retry in a loop. To save one fact in your own words, use memory_store.";
+import { turnInputs } from "./tool-inputs.js";
 
 export const memoryRemember = defineTool({
-  name: "memory_remember",
-  title: "Remember what the user said",
-  description: MEMORY_REMEMBER_DESCRIPTION,
+  ...mcpToolSpec("memory_remember"),
   // POST /v1/remember's body.
   inputSchema: RememberRequestSchema.extend({ ...turnInputs, namespace: namespaceInput }).strict(),
   outputSchema: z.object({
@@ -29,7 +25,6 @@ export const memoryRemember = defineTool({
       .describe("The durable facts saved as core memories (their contents are in the text)."),
     attempts: z.number().int(),
   }),
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   // An agent should not see a tool that can only fail.
   available: ({ chatModel }) => chatModel !== null,
   async run(input, { memory, access, chatModel, turnSettings, signal }) {

@@ -1,11 +1,5 @@
-import { ConsolidateRequestSchema, fields } from "../../schemas.js";
-
-/** `namespace` of every tool: the routes' field, described for the model. */
-export const namespaceInput = fields.namespace
-  .optional()
-  .describe(
-    "Optional memory space to use. Leave it out unless you were told which namespace to use.",
-  );
+import { writeSessionIdInput } from "@memory/tools";
+import { ConsolidateRequestSchema } from "../../schemas.js";
 
 /** The turn fields of memory_consolidate and memory_remember (their HTTP bodies' fields). */
 export const turnInputs = {
@@ -15,7 +9,5 @@ export const turnInputs = {
   reply: ConsolidateRequestSchema.shape.reply.describe(
     "Your reply to it, when you have written one.",
   ),
-  sessionId: fields.sessionId
-    .optional()
-    .describe("The current conversation/session id, if you have one."),
+  sessionId: writeSessionIdInput,
 };

@@ -1,0 +1,114 @@
+import { RESULT_MAX_CHARS } from "./result-bounds.js";
+import { MEMORY_TOOL_NAMES, type MemoryToolAnnotations } from "./tool-definition.js";
+
+/**
+ * Every memory tool a host may offer: the five of `memoryToolDefinitions`, then the three only
+ * the MCP server runs (it reads memory files, and holds the turn settings and the chat model).
+ */
+export const ALL_MEMORY_TOOL_NAMES = [
+  ...MEMORY_TOOL_NAMES,
+  "memory_get",
+  "memory_consolidate",
+  "memory_remember",
+] as const;
+
+export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
+
+/** What a model is shown of a tool, apart from its input schema. */
+export interface MemoryToolSpec<Name extends AnyMemoryToolName = AnyMemoryToolName> {
+  name: Name;
+  title: string;
+  description: string;
+  annotations: MemoryToolAnnotations;
+}
+
+// The descriptions are written for the model and live only here: the MCP server and every
+// adapter show these words (apps/server/test/mcp-tool-descriptions.test.ts pins the server's).
+// The examples in them are pinned by apps/server/test/mcp-tool-examples.test.ts: conflicts are
+// found by shared words, so memory_consolidate's names a rule that restates the old one reversed.
+const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
+  memory_store: {
+    name: "memory_store",
+    title: "Remember something",
+    description:
+      'Save a fact, preference, decision or note to long-term memory so it can be recalled in later conversations. Write the content as a self-contained sentence ("The user prefers Neovim for editing code"), not a fragment. Category: "core" (the default) for durable facts, preferences and decisions about the user or their work; "daily" for what happened today (notes, progress); "conversation" only for passing details of this chat. The key is optional: leave it out and one is derived from the content (the same text stored twice stays one memory), or give a short, stable, descriptive key such as "user_preferred_editor": storing again under the same key replaces the old content, which is how you correct or update a memory. Never store secrets.',
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
+  memory_recall: {
+    name: "memory_recall",
+    title: "Search memory",
+    description:
+      "Search long-term memory for what is relevant to a question or topic; best matches first, each with a relevance score (higher is better). Use it before answering when the user refers to earlier conversations, their preferences, their projects, or anything they told you before. Query with the user's words or a few keywords. An empty query returns the most recent memories.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_forget: {
+    name: "memory_forget",
+    title: "Forget one memory",
+    description:
+      "Permanently delete one memory by its exact key. Use it when the user asks you to forget something, or a memory is wrong and should not exist at all. To correct a memory, call memory_store with the same key instead.",
+    annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  memory_list: {
+    name: "memory_list",
+    title: "List memories",
+    description:
+      "List stored memories, newest first, optionally only some categories or one session. Use it to browse what is stored; use memory_recall to search by meaning.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_context: {
+    name: "memory_context",
+    title: "Memory context for a message",
+    description:
+      "Get the memory context for the user's message before you answer it: the memories relevant to it (recalled as memory_recall would, with a stricter relevance floor) and, at the start of a conversation (an empty message), the user's most important core memories, as one \"[Memory context]\" block of at most 2000 characters by default. Call it at the start of each turn with the user's message verbatim; an empty answer means nothing relevant is stored. Use memory_recall instead to search for something specific.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_get: {
+    name: "memory_get",
+    title: "Read one memory",
+    description: `Read one memory by its exact key, when you already know the key (from memory_recall, memory_list, or because you stored it). Returns found=false when there is no memory with that key. A content longer than ${RESULT_MAX_CHARS} characters comes in parts: the answer says which \`offset\` reads the next one. With a Markdown memory, pass \`path\` (and \`from\`, \`lines\`) instead of a key to read lines of a memory file, e.g. around a memory_recall result's path and line range.`,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_consolidate: {
+    name: "memory_consolidate",
+    title: "Log a turn and keep its rules",
+    description:
+      'Consolidate one conversation turn, after you have answered it: the turn is kept as a dated log entry ("daily"), and when the user\'s message states a rule or decision (words such as "always", "never", "must", "important", "rule", "decision") it is also saved as a durable "core" memory. A saved rule replaces an older core memory that says the opposite in mostly the same words (e.g. "Never use spaces for indentation, always use tabs" replaces "Always use spaces for indentation"); a rule worded differently from the one it contradicts ("Always use tabs" after "The user prefers spaces") is kept beside it, so forget the old one with memory_forget. No language model is involved, so it is cheap: call it once per turn, with the user\'s message verbatim and your reply. Chit-chat is only logged; automated lines (starting with "[cron:", "[heartbeat" or "[Memory context]") are skipped. To save a specific fact in your own words, use memory_store instead.',
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  memory_remember: {
+    name: "memory_remember",
+    title: "Remember what the user said",
+    description:
+      "Remember one conversation turn, after you have answered it, when the user told you something lasting: a preference, a decision, a fact about themselves, their work or their projects. The turn is saved as it is, then the server's language model extracts each durable fact from it and saves it as its own core memory (updating the memory with the same subject). Pass the user's message verbatim and your reply. It costs a model call: skip turns with nothing lasting in them (use memory_consolidate for those, or nothing). If it fails, the turn itself is already saved; do not retry in a loop. To save one fact in your own words, use memory_store.",
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+};
+
+/**
+ * What a host that bounds results (cuts long contents, pages lists and offers memory_get to
+ * read on, as the MCP server does) adds to a tool's description, so the model knows to read on.
+ */
+const BOUNDED_RESULTS_NOTES: Partial<Record<AnyMemoryToolName, string>> = {
+  memory_recall: "Long contents are cut, with a note saying how to read them whole (memory_get).",
+  memory_list:
+    "Long contents are cut (memory_get reads them whole), and a page stops before the answer grows too large: the answer then says which offset lists the rest.",
+};
+
+export interface MemoryToolSpecOptions {
+  /** The host cuts long contents and pages lists within RESULT_MAX_CHARS (the MCP server). */
+  boundedResults?: boolean;
+}
+
+/** The name, title, description and annotations a model is shown of one memory tool. */
+export function memoryToolSpec<Name extends AnyMemoryToolName>(
+  name: Name,
+  options: MemoryToolSpecOptions = {},
+): MemoryToolSpec<Name> {
+  const spec = SPECS[name] as MemoryToolSpec<Name>;
+  const note = options.boundedResults ? BOUNDED_RESULTS_NOTES[name] : undefined;
+  return {
+    ...spec,
+    annotations: { ...spec.annotations },
+    ...(note ? { description: `${spec.description} ${note}` } : {}),
+  };
+}
