@@ -1,4 +1,4 @@
-import type { EmbeddingWorker, MemoryDriver, RecallEngine } from "@memory/api";
+import type { EmbeddingWorker, MemoryDriver, PendingEntry, RecallEngine } from "@memory/api";
 import type { ResolvedFacadeOptions } from "./facade-options.js";
 
 /**
@@ -24,5 +24,5 @@ export interface FacadeContext {
 export interface PendingBatchOf {
   readonly cursor: unknown;
   readonly size: number;
-  readonly entries: import("@memory/api").PendingEntry[];
+  readonly entries: PendingEntry[];
 }

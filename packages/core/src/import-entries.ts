@@ -52,6 +52,8 @@ async function importLoop(
   const deferred = context.defers;
   let batch: { index: number; raw: unknown; upsert: EntryUpsert }[] = [];
   let index = 0;
+  // One clock reading per batch, as a transaction has one time: `updatedAt` of undated entries.
+  let batchNow: string | undefined;
   const namespaces = new Set<string>();
   const commit = async () => {
     const toEmbed = embedder && !deferred ? batch.filter((item) => !item.upsert.vector) : [];
@@ -87,6 +89,7 @@ async function importLoop(
       report.rejected.push(rejection(item.index, item.raw, code, message));
     }
     batch = [];
+    batchNow = undefined;
     options.onProgress?.({ done: index });
     if (deferred && embedder) context.worker.signal();
   };
@@ -98,7 +101,8 @@ async function importLoop(
         break;
       }
       try {
-        batch.push({ index, raw, upsert: toUpsert(context, raw) });
+        batchNow ??= nowIso();
+        batch.push({ index, raw, upsert: toUpsert(context, raw, batchNow) });
       } catch (error) {
         if (!MemoryError.isInstance(error)) throw error;
         report.rejected.push(rejection(index, raw, error.code, error.message));
@@ -116,9 +120,9 @@ async function importLoop(
 }
 
 /** One validated import entry as a driver upsert: given id and timestamps win over stored ones. */
-function toUpsert(context: FacadeContext, raw: ImportEntry): EntryUpsert {
+function toUpsert(context: FacadeContext, raw: ImportEntry, now: string): EntryUpsert {
   const entry = normalizeImportEntry(raw);
-  const updatedAt = entry.updatedAt ?? nowIso();
+  const updatedAt = entry.updatedAt ?? now;
   const upsert: EntryUpsert = {
     entry: {
       id: entry.id ?? crypto.randomUUID(),

@@ -26,7 +26,10 @@ ON CONFLICT (namespace, key) DO UPDATE SET
 RETURNING ${RETURNING}`;
 
 export interface UpsertExtras {
+  /** A given id: it replaces the stored one of an existing (namespace, key). */
   id?: string | undefined;
+  /** The id a new (namespace, key) takes when no id is given (default a new UUID). */
+  insertId?: string | undefined;
   createdAt?: string | undefined;
   updatedAt: string;
   supersededBy?: string | undefined;
@@ -44,7 +47,7 @@ export function upsertEntry(
   // The shared analyzer's terms: FTS5 indexes them as they are (schema v3).
   const terms = indexedTerms(input.key, input.content, extras.language);
   const decided = statements.get(UPSERT).get({
-    id: extras.id ?? crypto.randomUUID(),
+    id: extras.id ?? extras.insertId ?? crypto.randomUUID(),
     given_id: extras.id ?? null,
     namespace: input.namespace,
     key: input.key,

@@ -28,24 +28,27 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
     const { entry } = upsert;
     try {
       const withVector = upsert.vector !== undefined && vectorAllowed(opened, upsert.vector);
-      const write = (id: string | undefined) =>
-        upsertEntry(
-          opened.statements,
-          {
-            ...entry,
-            sessionId: entry.sessionId,
-            importance: entry.importance,
-            embedding: undefined,
-          },
-          {
-            id,
-            createdAt: upsert.replaceCreatedAt ? entry.createdAt : undefined,
-            updatedAt: entry.updatedAt,
-            supersededBy: entry.supersededBy,
-            language,
-          },
-        );
-      const row = upsert.replaceId ? writeWithOwnId(opened, entry, write) : write(undefined);
+      const input = {
+        key: entry.key,
+        content: entry.content,
+        category: entry.category,
+        namespace: entry.namespace,
+        sessionId: entry.sessionId,
+        importance: entry.importance,
+        embedding: undefined,
+      };
+      const write = (id: string | undefined, insertId?: string) =>
+        upsertEntry(opened.statements, input, {
+          id,
+          insertId,
+          createdAt: upsert.replaceCreatedAt ? entry.createdAt : undefined,
+          updatedAt: entry.updatedAt,
+          supersededBy: entry.supersededBy,
+          language,
+        });
+      const row = upsert.replaceId
+        ? writeWithOwnId(opened, entry, write)
+        : write(undefined, entry.id);
       if (withVector)
         opened.vectors.write(row.doc_id, row.namespace, row.content_hash, upsert.vector!);
       result.upserted.push(toEntry(row));
