@@ -332,7 +332,7 @@ describe("memory init and config", () => {
   it("config show gives each value with its source and masks secrets", async () => {
     ws.writeConfig(
       "secret.toml",
-      '[memory]\nembedding_provider = "noop"\nsearch_mode = "bm25"\n\n[postgres]\nurl = "postgresql://app:hunter2@db:5432/memory"\n\n[server]\ntoken = "s3cr3t"\n',
+      '[memory]\nembedding_provider = "noop"\nsearch_mode = "bm25"\n\n[postgres]\nurl = "postgresql://app:hunter2@db:5432/memory"\n\n[[server.tokens]]\ntoken = "s3cr3t"\nnamespaces = ["*"]\n',
     );
     const result = await ws.run(["--config", "secret.toml", "config", "show", "--json"], {
       env: { MEMORY_MERGE_STRATEGY: "weighted" },
@@ -342,8 +342,10 @@ describe("memory init and config", () => {
       file: string;
       memory: Record<string, { value: unknown; source: string }>;
       tables: Record<string, Record<string, unknown>>;
+      warnings: string[];
     }>(result);
     expect(body.file).toBe(ws.file("secret.toml"));
+    expect(body.warnings).toEqual([]);
     expect(body.memory.search_mode).toEqual({ value: "bm25", source: "file" });
     expect(body.memory.merge_strategy).toEqual({
       value: "weighted",
@@ -351,7 +353,7 @@ describe("memory init and config", () => {
     });
     expect(body.memory.rrf_k).toEqual({ value: 60, source: "default" });
     expect(body.tables.postgres!.url).toBe("postgresql://app:********@db:5432/memory");
-    expect(body.tables.server!.token).toBe("********");
+    expect(body.tables.server!.tokens).toEqual([{ token: "********", namespaces: ["*"] }]);
     expect(result.stdout).not.toContain("hunter2");
     expect(result.stdout).not.toContain("s3cr3t");
 
@@ -400,6 +402,52 @@ describe("memory init and config", () => {
     const broken = await ws.run(["config", "validate", "broken.toml"]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain("not valid TOML");
+  });
+
+  // Before: `[sqlite] pth = ...` opened the default database without a word, and a key the
+  // backend ignores (markdown and defer_embedding) looked as if it worked.
+  it("config validate names an unknown key of any table with its line and the closest key", async () => {
+    ws.writeConfig("typo.toml", '[memory]\nbackend = "sqlite"\n\n[sqlite]\npth = "x.db"\n');
+    const typo = await ws.run(["config", "validate", "typo.toml", "--json"]);
+    expect(typo.code).toBe(1);
+    const body = json<{ error: { details: { problems: string[] } } }>(typo);
+    expect(body.error.details.problems).toEqual([
+      `unknown key [sqlite].pth (${ws.file("typo.toml")}:5): did you mean [sqlite].path?`,
+    ]);
+    const opened = await ws.run(["--config", "typo.toml", "count"]);
+    expect(opened.code).not.toBe(0);
+    expect(opened.stderr).toContain("did you mean [sqlite].path?");
+  });
+
+  it("config show, config validate and opening the store warn about a key the backend ignores", async () => {
+    const dir = new Workspace();
+    try {
+      dir.writeConfig(
+        "memory.toml",
+        '[memory]\nbackend = "markdown"\nembedding_provider = "noop"\ndefer_embedding = true\n',
+      );
+      const warning = /\[memory\]\.defer_embedding = true has no effect with backend = "markdown"/;
+      const shown = json<{ warnings: string[] }>(await dir.run(["config", "show", "--json"]));
+      expect(shown.warnings).toEqual([expect.stringMatching(warning)]);
+      const validated = await dir.run(["config", "validate", "--json"]);
+      expect(validated.code).toBe(0);
+      expect(json<{ warnings: string[] }>(validated).warnings).toEqual([
+        expect.stringMatching(warning),
+      ]);
+      const human = await dir.run(["config", "validate"]);
+      expect(human.stdout).toMatch(warning);
+      const stored = await dir.run(["store", "hello", "--key", "k"]);
+      expect(stored.code).toBe(0);
+      expect(stored.stderr).toMatch(warning);
+      dir.writeConfig(
+        "memory.toml",
+        '[memory]\nbackend = "markdown"\nembedding_provider = "noop"\n',
+      );
+      const quiet = await dir.run(["store", "hello again", "--key", "k2"]);
+      expect(quiet.stderr).not.toMatch(/has no effect/);
+    } finally {
+      dir.remove();
+    }
   });
 
   it("reindex and backfill explain that they need an embedding provider", async () => {

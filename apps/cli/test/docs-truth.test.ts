@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { MEMORY_SETTING_KEYS } from "@memory/api";
+import { CONFIG_TABLE_KEYS, MEMORY_SETTING_KEYS } from "@memory/api";
 import { serverSettingsSchema } from "@memory/server";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
@@ -73,12 +73,10 @@ const UNREAD_MEMORY_KEYS = new Set<string>(
 
 /** The keys of each memory.toml table, from the schema or the code that reads the table. */
 function tableKeys(section: string): Set<string> | undefined {
-  if (section === "memory") return new Set(MEMORY_SETTING_KEYS);
   if (section === "server") return new Set(Object.keys(serverSettingsSchema.shape));
-  const reader = `packages/${section}/src/create-memory-from-config.ts`;
-  if (!existsSync(path.join(REPO, reader))) return undefined;
-  // A backend validates its table by hand; every key it accepts is named in that file.
-  return new Set(stripComments(read(reader)).match(/\b[a-z][a-z0-9_]*\b/g));
+  // The one list loadConfig checks every table against.
+  const keys = (CONFIG_TABLE_KEYS as Record<string, readonly string[]>)[section];
+  return keys ? new Set(keys) : undefined;
 }
 
 interface Finding {

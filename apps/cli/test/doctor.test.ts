@@ -34,10 +34,6 @@ describe("memory doctor", () => {
       status: "ok",
       message: expect.stringContaining("1 entries"),
     });
-    expect(check(body, "extensions")).toMatchObject({
-      status: "ok",
-      message: expect.stringContaining("sqliteVectorExtension"),
-    });
     expect(check(body, "full text")?.status).toBe("ok");
     expect(check(body, "recall")).toMatchObject({
       status: "warn",

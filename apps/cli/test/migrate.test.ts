@@ -198,12 +198,13 @@ describe("memory migrate", () => {
 
   it("copies into PostgreSQL with an embedder again and again: existing keys update their vectors", async () => {
     await requirePostgres();
-    const embeddings = await EmbeddingServer.start();
+    // 64 dimensions: at 8, hash collisions can leave a synonym at cosine 0 (no vector rank).
+    const embeddings = await EmbeddingServer.start(64);
     const schema = `cli_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const embedded = new Workspace("", embeddings.toml());
+    const embedded = new Workspace("", embeddings.toml(64));
     embedded.writeConfig(
       "pg.toml",
-      `[memory]\nbackend = "postgres"\n${embeddings.toml()}\n\n[postgres]\nurl = "${POSTGRES_URL}"\nschema = "${schema}"\n`,
+      `[memory]\nbackend = "postgres"\n${embeddings.toml(64)}\n\n[postgres]\nurl = "${POSTGRES_URL}"\nschema = "${schema}"\n`,
     );
     const migrate = async () => {
       const result = await embedded.run([

@@ -2,13 +2,13 @@ export { type Access, FULL_ACCESS } from "./access.js";
 export type { TurnSettings } from "./agent-turns.js";
 export { createHttpApp, type HttpAppOptions } from "./http-app.js";
 export { type ErrorBody, type ErrorCode, HttpError, STATUS_BY_CODE } from "./http-error.js";
-export { routes } from "./http-routes.js";
 export { loadServerConfig, type ServerConfig } from "./load-server-config.js";
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { createMcpServer, type McpServerOptions } from "./mcp-server.js";
 export { type McpStdioHandle, type RunMcpStdioOptions, runMcpStdio } from "./mcp-stdio.js";
 export { type OpenedMemory, type OpenMemoryOptions, openMemory } from "./open-memory.js";
 export { buildOpenApiDocument } from "./openapi.js";
+export { routes } from "./routes/index.js";
 export {
   assertSafeAuth,
   isLoopbackHost,

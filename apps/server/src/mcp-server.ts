@@ -8,7 +8,7 @@ import type { Logger } from "./logger.js";
 import { registerMemoryResources } from "./mcp/resources.js";
 import type { McpToolContext } from "./mcp/tool-definition.js";
 import { MEMORY_TOOLS } from "./mcp/tools/index.js";
-import type { RouteContext } from "./route-spec.js";
+import type { OperationSettings } from "./operations/operation-scope.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -24,7 +24,7 @@ export interface McpServerOptions {
   /** `conflict_threshold` (memory_consolidate) and `remember_retries` (memory_remember). */
   turnSettings?: TurnSettings;
   /** memory.toml's `auto_recall*` (memory_context), as `POST /v1/context` uses them. */
-  contextDefaults?: RouteContext["contextDefaults"];
+  contextDefaults?: OperationSettings["contextDefaults"];
 }
 
 /**

@@ -43,9 +43,17 @@ export async function openMemory(
 ): Promise<OpenedMemory> {
   const logger = options.logger ?? stderrLogger;
   const loadModule = options.loadModule ?? ((specifier: string) => import(specifier));
+  // Auto-hydration and the warnings about [memory] keys the backend ignores go to the log.
+  const log = (line: string) => logger.warn(line);
   const keywordOnly = async () =>
-    (await openConfiguredMemory(config, { embeddings: "none", loadModule, longRunning: true }))
-      .memory;
+    (
+      await openConfiguredMemory(config, {
+        embeddings: "none",
+        loadModule,
+        longRunning: true,
+        log,
+      })
+    ).memory;
   const name = config.memory.embedding_provider;
   if (embeddingsDisabled(config.memory) || config.memory.backend === "none") {
     return {
@@ -89,6 +97,7 @@ export async function openMemory(
     embedder: provider,
     loadModule,
     longRunning: true,
+    log,
   });
   return {
     memory: opened.memory,

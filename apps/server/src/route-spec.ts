@@ -1,8 +1,8 @@
-import type { ChatModel, Memory } from "@memory/api";
+import type { Memory } from "@memory/api";
 import type { z } from "zod";
 import type { Access } from "./access.js";
-import type { TurnSettings } from "./agent-turns.js";
 import type { Logger } from "./logger.js";
+import type { OperationScope, OperationSettings } from "./operations/operation-scope.js";
 
 export type HttpMethod = "get" | "post" | "delete";
 
@@ -16,18 +16,9 @@ export interface ResponseSpec {
   lineSchema?: z.ZodType;
 }
 
-/** What the app gives every handler. */
-export interface RouteContext {
+/** What the app gives every handler: the memory, the server's settings and limits. */
+export interface RouteContext extends OperationSettings {
   memory: Memory;
-  /** Defaults of the memory context (`POST /v1/context`) from memory.toml. */
-  contextDefaults: { recall?: boolean; limit?: number; minScore?: number };
-  /**
-   * The chat model of `POST /v1/remember` (`chat_provider`), resolved once at start and shared
-   * with the maintenance jobs; null without one (the route answers UNSUPPORTED).
-   */
-  chatModel: ChatModel | null;
-  /** `conflict_threshold` and `remember_retries` from memory.toml (consolidate, remember). */
-  turnSettings: TurnSettings;
   logger: Logger;
   maxBodyBytes: number;
   maxImportBytes: number;
@@ -79,8 +70,35 @@ export function defineRoute<
   Q extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
 >(spec: RouteSpec<P, Q, B>): RouteSpec {
-  return spec as unknown as RouteSpec;
+  return spec;
 }
+
+/**
+ * The operation scope and settings of one request: its memory, the token's namespaces, its
+ * cancellation, and memory.toml's settings.
+ */
+export function scopeOf(input: {
+  access: Access;
+  request: Request;
+  context: RouteContext;
+}): OperationScope & OperationSettings {
+  const { context, access, request } = input;
+  return {
+    memory: context.memory,
+    access,
+    signal: request.signal,
+    contextDefaults: context.contextDefaults,
+    chatModel: context.chatModel,
+    turnSettings: context.turnSettings,
+  };
+}
+
+/** The error responses most routes share. */
+export const errorResponses = {
+  400: { description: "Invalid input (INVALID_INPUT), with the reason." },
+  401: { description: "Missing or invalid bearer token (UNAUTHORIZED)." },
+  403: { description: "The token may not use this namespace (FORBIDDEN)." },
+};
 
 /** `/v1/memories/{key}` -> `/v1/memories/:key`. */
 export function honoPath(path: string): string {

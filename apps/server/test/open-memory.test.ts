@@ -110,3 +110,30 @@ describe("openMemory", () => {
     });
   });
 });
+
+// Before: a [memory] key the backend ignores (markdown and defer_embedding) was silently dropped.
+describe("openMemory: [memory] keys the backend does not honour", () => {
+  it("warns through the logger about each one that is set, and only then", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dataDir = mkdtempSync(join(tmpdir(), "memory-ignored-"));
+    const open = async (deferEmbedding: boolean) => {
+      const logger = recorder();
+      const config = loadConfig({
+        env: {},
+        overrides: { backend: "markdown", data_dir: dataDir, defer_embedding: deferEmbedding },
+      }).config;
+      const result = await openMemory(config, { logger });
+      opened.push(result.memory);
+      return logger.lines;
+    };
+    const set = await open(true);
+    expect(set).toEqual([
+      expect.stringMatching(
+        /^\[memory\]\.defer_embedding = true has no effect with backend = "markdown": .*store always waits/,
+      ),
+    ]);
+    expect(await open(false)).toEqual([]);
+  });
+});

@@ -1,10 +1,23 @@
+import { CONFIG_TABLE_KEYS } from "@memory/api";
 import { describe, expect, it } from "vitest";
-import { assertSafeAuth, isLoopbackHost, resolveServerSettings } from "../src/index.js";
+import {
+  assertSafeAuth,
+  isLoopbackHost,
+  resolveServerSettings,
+  serverSettingsSchema,
+} from "../src/index.js";
 import { resolveMaxBodyBytes } from "../src/server-settings.js";
 
 const config = (server: unknown) => ({ memory: {} as never, server });
 
 describe("server settings", () => {
+  // loadConfig rejects unknown [server] keys from this list; it must be the schema's keys.
+  it("declares the same [server] keys to loadConfig as its schema reads", () => {
+    expect([...CONFIG_TABLE_KEYS.server].sort()).toEqual(
+      Object.keys(serverSettingsSchema.shape).sort(),
+    );
+  });
+
   it("has the documented defaults", () => {
     const settings = resolveServerSettings(undefined, {});
     expect(settings).toMatchObject({

@@ -33,7 +33,12 @@ export {
   likeFallbackKeywords,
 } from "./algorithms/search-terms.js";
 export { ENGLISH_STOP_WORDS, isStopWord } from "./algorithms/stop-words.js";
-export type { ModuleLoader, StoreDescription } from "./config/backend-module.js";
+export type {
+  BackendDoctorHints,
+  IgnoredSettings,
+  ModuleLoader,
+  StoreDescription,
+} from "./config/backend-module.js";
 export {
   MEMORY_SETTING_KEYS,
   type MemoryConfig,
@@ -41,11 +46,21 @@ export {
   memorySettingsSchema,
 } from "./config/config-schema.js";
 export {
+  assertKnownTableKeys,
+  CONFIG_TABLE_KEYS,
+  CONFIG_TABLE_NAMES,
+  type ConfigTableName,
+} from "./config/config-tables.js";
+export {
   type BackendContext,
   type BackendModule,
   type CreateMemoryOptions,
   createMemory,
 } from "./config/create-memory.js";
+export {
+  configuredIgnoredSettingWarnings,
+  ignoredSettingWarnings,
+} from "./config/ignored-settings.js";
 export {
   defaultConfig,
   type LoadConfigOptions,

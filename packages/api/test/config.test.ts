@@ -92,10 +92,63 @@ describe("loadConfig", () => {
   it("passes other tables through untouched", () => {
     const { config } = loadConfig({
       env: {},
-      text: '[memory]\nbackend = "sqlite"\n\n[sqlite]\npath = "brain.db"\nbusy_timeout = 5000\n\n[server]\nport = 8080\n',
+      text: '[memory]\nbackend = "sqlite"\n\n[sqlite]\npath = "brain.db"\nfallback_to_none = true\n\n[server]\nport = 8080\n',
     });
-    expect(config.sqlite).toEqual({ path: "brain.db", busy_timeout: 5000 });
+    expect(config.sqlite).toEqual({ path: "brain.db", fallback_to_none: true });
     expect(config.server).toEqual({ port: 8080 });
+  });
+
+  // Before: every table but [memory] was passed through, so `[sqlite] pth = ...` silently
+  // opened the default database and `[sqllite]` was kept without a word.
+  it.each([
+    ["sqlite", "pth", "[sqlite].path"],
+    ["postgres", "ulr", "[postgres].url"],
+    ["markdown", "wach", "[markdown].watch"],
+    ["lucid", "comand", "[lucid].command"],
+    ["server", "prot", "[server].port"],
+  ])(
+    "rejects an unknown key of [%s] with its file:line and the closest key",
+    (table, key, closest) => {
+      const dir = mkdtempSync(join(tmpdir(), "memory-config-"));
+      const file = join(dir, "memory.toml");
+      writeFileSync(file, `[memory]\nbackend = "sqlite"\n\n[${table}]\n${key} = 1\n`);
+      const error = configError(() => loadConfig({ file, env: {} }));
+      expect(error.code).toBe("CONFIG");
+      expect(error.message).toContain(
+        `unknown key [${table}].${key} (${file}:5): did you mean ${closest}?`,
+      );
+    },
+  );
+
+  it("rejects an unknown table with its line and the closest table", () => {
+    const error = configError(() =>
+      loadConfig({ env: {}, text: '[memory]\nbackend = "sqlite"\n\n[sqllite]\npath = "x.db"\n' }),
+    );
+    expect(error.code).toBe("CONFIG");
+    expect(error.message).toContain("unknown table [sqllite] (line 4): did you mean [sqlite]?");
+    const far = configError(() => loadConfig({ env: {}, text: "[colours]\nred = 1\n" }));
+    expect(far.message).toContain(
+      "unknown table [colours] (line 1): the known tables are [memory]",
+    );
+  });
+
+  it("reports the problems of [memory] and of the other tables together", () => {
+    const error = configError(() =>
+      loadConfig({ env: {}, text: '[memory]\nserch_mode = "bm25"\n[sqlite]\npth = "x.db"\n' }),
+    );
+    expect(error.details?.problems).toEqual([
+      "unknown key [memory].serch_mode (line 2): did you mean [memory].search_mode?",
+      "unknown key [sqlite].pth (line 4): did you mean [sqlite].path?",
+    ]);
+  });
+
+  it("says a [memory] key written above every table belongs under [memory]", () => {
+    const error = configError(() =>
+      loadConfig({ env: {}, text: 'search_mode = "bm25"\n[memory]\nbackend = "sqlite"\n' }),
+    );
+    expect(error.message).toContain(
+      "key search_mode (line 1) is outside every table: move it under [memory]",
+    );
   });
 
   it("rejects an unknown key, naming its line and the closest key", () => {
@@ -358,13 +411,13 @@ describe("loadConfig path anchoring", () => {
     const file = join(dir, "memory.toml");
     writeFileSync(
       file,
-      '[memory]\ndata_dir = "./data"\n[sqlite]\npath = "db/brain.db"\n[other]\nlog_dir = "/abs/logs"\nurl = "./not-a-path"\n',
+      '[memory]\ndata_dir = "./data"\n[sqlite]\npath = "db/brain.db"\n[markdown]\npath = "/abs/tree"\n[postgres]\nurl = "./not-a-path"\n',
     );
     const { config } = loadConfig({ file, env: { MEMORY_EMBEDDING_MODEL_DIR: "models" } });
     expect(config.memory.data_dir).toBe(join(dir, "data"));
     expect((config.sqlite as { path: string }).path).toBe(join(dir, "db/brain.db"));
-    expect((config.other as { log_dir: string; url: string }).log_dir).toBe("/abs/logs");
-    expect((config.other as { url: string }).url).toBe("./not-a-path");
+    expect((config.markdown as { path: string }).path).toBe("/abs/tree");
+    expect((config.postgres as { url: string }).url).toBe("./not-a-path");
     // From the environment: relative to the working directory, untouched.
     expect(config.memory.embedding_model_dir).toBe("models");
   });

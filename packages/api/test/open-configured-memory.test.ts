@@ -187,3 +187,27 @@ describe("describeConfiguredStore", () => {
     expect((error as Error).message).toMatch(/backend = "postgres" needs the package/);
   });
 });
+
+describe("openConfiguredMemory: the log", () => {
+  it("is handed to the backend as its logger, and carries the ignored-key warnings", async () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const contexts: { log?: unknown }[] = [];
+    const loadModule = async () => ({
+      ignoredSettings: { defer_embedding: "this backend always embeds before store returns" },
+      createMemoryFromConfig: (_: MemoryConfig, context: { log?: unknown }) => {
+        contexts.push(context);
+        return new NoneMemory("fake backend");
+      },
+    });
+    await openConfiguredMemory(config({ defer_embedding: true, auto_hydrate: false }), {
+      embeddings: "none",
+      loadModule,
+      log,
+    });
+    expect(contexts[0]?.log).toBe(log);
+    expect(lines).toEqual([
+      '[memory].defer_embedding = true has no effect with backend = "sqlite": this backend always embeds before store returns. Remove it, or choose a backend that honours it (docs/configuration.md).',
+    ]);
+  });
+});

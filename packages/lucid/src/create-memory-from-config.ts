@@ -1,11 +1,16 @@
 import {
+  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type Memory,
   type MemoryConfig,
   type StoreDescription,
 } from "@memory/api";
-import { describeStore as describeSqliteStore, sqliteOptionsFromConfig } from "@memory/sqlite";
+import {
+  describeStore as describeSqliteStore,
+  doctorHints as sqliteDoctorHints,
+  sqliteOptionsFromConfig,
+} from "@memory/sqlite";
 import { createLucidMemory } from "./lucid-memory.js";
 import type { LucidMemoryOptions } from "./lucid-options.js";
 
@@ -22,13 +27,6 @@ const STRING_LIST_KEYS = {
   context_args: "contextArgs",
 } as const;
 
-const KNOWN_KEYS = new Set([
-  "command",
-  "cooldown_seconds",
-  ...Object.keys(INTEGER_KEYS),
-  ...Object.keys(STRING_LIST_KEYS),
-]);
-
 /** The options of the optional `[lucid]` table of memory.toml (README, "Configuration"). */
 export function lucidOptionsFromConfig(config: MemoryConfig): LucidMemoryOptions {
   const table = config.lucid;
@@ -37,13 +35,7 @@ export function lucidOptionsFromConfig(config: MemoryConfig): LucidMemoryOptions
     throw new ConfigError("[lucid] must be a table.");
   }
   const values = table as Record<string, unknown>;
-  for (const key of Object.keys(values)) {
-    if (!KNOWN_KEYS.has(key)) {
-      throw new ConfigError(
-        `Unknown key [lucid].${key}; known keys: ${[...KNOWN_KEYS].sort().join(", ")}.`,
-      );
-    }
-  }
+  assertKnownTableKeys("lucid", values);
   const options: LucidMemoryOptions = {};
   if (values.command !== undefined) {
     if (typeof values.command !== "string" || values.command === "") {
@@ -81,6 +73,7 @@ export function lucidOptionsFromConfig(config: MemoryConfig): LucidMemoryOptions
 export function createMemoryFromConfig(config: MemoryConfig, context: BackendContext = {}): Memory {
   return createLucidMemory({
     ...lucidOptionsFromConfig(config),
+    ...(context.log ? { logger: context.log } : {}),
     sqlite: sqliteOptionsFromConfig(config, context),
   });
 }
@@ -91,3 +84,6 @@ export function describeStore(config: MemoryConfig): StoreDescription {
   const local = describeSqliteStore(config);
   return { identity: `lucid:${local.identity}`, location: local.location };
 }
+
+/** `BackendModule.doctorHints`: the local store is SQLite's, and so is the advice. */
+export const doctorHints = sqliteDoctorHints;

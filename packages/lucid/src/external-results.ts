@@ -10,6 +10,7 @@ import {
   type RecallOptions,
   type SearchMode,
   searchTerms,
+  type TextLanguage,
   termMatches,
 } from "@memory/api";
 import type { ContextLine } from "./lucid-context-parser.js";
@@ -26,6 +27,8 @@ export interface ExternalScoring {
   namespace: string;
   /** ISO-8601 time given to the entries (they have no time of their own). */
   nowIso: string;
+  /** `text_language`: the query and the lines are analysed as the local store's entries are. */
+  language: TextLanguage;
 }
 
 /**
@@ -40,8 +43,8 @@ export function scoreExternalLines(
   scoring: ExternalScoring,
 ): MemoryEntry[] {
   if (lines.length === 0) return [];
-  const terms = searchTerms(analyzeQuery(scoring.query));
-  const indexed = lines.map((line) => indexedTerms("", line.text));
+  const terms = searchTerms(analyzeQuery(scoring.query, scoring.language));
+  const indexed = lines.map((line) => indexedTerms("", line.text, scoring.language));
   const tokens = indexed.map((text) => (text === "" ? [] : text.split(" ")));
   const totalLength = tokens.reduce((sum, list) => sum + list.length, 0);
   const scorer = new KeywordScorer(terms, {

@@ -1,6 +1,7 @@
 export {
   createMemoryFromConfig,
   describeStore,
+  doctorHints,
   lucidOptionsFromConfig,
 } from "./create-memory-from-config.js";
 export { externalKey } from "./external-results.js";

@@ -161,6 +161,7 @@ export class LucidMemory implements Memory {
       mode: options.mode ?? "hybrid",
       namespace,
       nowIso: new Date(this.#options.now()).toISOString(),
+      language: this.#options.textLanguage,
     });
     return entries.filter((entry) => passesFilter(entry, options));
   }

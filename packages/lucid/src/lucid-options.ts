@@ -1,4 +1,4 @@
-import { ConfigError, type Memory, resolveRetrievalSettings } from "@memory/api";
+import { ConfigError, type Memory, resolveRetrievalSettings, type TextLanguage } from "@memory/api";
 import type { SqliteMemoryOptions } from "@memory/sqlite";
 
 /**
@@ -41,6 +41,11 @@ export interface LucidMemoryOptions {
   maxOutputBytes?: number;
   /** Minimum score of external results; default the local store's `minScore` (0.3). */
   minScore?: number;
+  /**
+   * `text_language`: how external lines and the query are analysed when lines are scored.
+   * Default the local store's (`sqlite.textLanguage`), else `english`.
+   */
+  textLanguage?: TextLanguage;
   /** Where warnings go (the tool became unavailable, syncs dropped). Default `console.warn`. */
   logger?: (message: string) => void;
   /** Clock (ms since the epoch) for the cooldown and external results' timestamps (tests). */
@@ -89,6 +94,7 @@ export interface ResolvedLucidOptions {
   closeTimeoutMs: number;
   maxOutputBytes: number;
   minScore: number;
+  textLanguage: TextLanguage;
   logger: (message: string) => void;
   now: () => number;
 }
@@ -131,8 +137,16 @@ export function resolveLucidOptions(options: LucidMemoryOptions): ResolvedLucidO
   if (!(Number.isFinite(minScore) && minScore >= 0 && minScore <= 1)) {
     throw new ConfigError(`Invalid lucid option minScore: expected 0..1, got ${minScore}.`);
   }
+  const textLanguage =
+    options.textLanguage ?? resolveRetrievalSettings(options.sqlite ?? {}).textLanguage;
+  if (textLanguage !== "english" && textLanguage !== "none") {
+    throw new ConfigError(
+      `Invalid lucid option textLanguage: expected "english" or "none", got ${JSON.stringify(textLanguage)}.`,
+    );
+  }
   return {
     command,
+    textLanguage,
     args: strings("args", options.args, []),
     storeArgs: strings("storeArgs", options.storeArgs, DEFAULT_STORE_ARGS),
     contextArgs: strings("contextArgs", options.contextArgs, DEFAULT_CONTEXT_ARGS),

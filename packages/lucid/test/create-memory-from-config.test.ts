@@ -1,7 +1,13 @@
 import { join } from "node:path";
 import { createMemory, defaultConfig, type MemoryConfig } from "@memory/api";
+import { doctorHints as sqliteDoctorHints } from "@memory/sqlite";
 import { describe, expect, it } from "vitest";
-import { createMemoryFromConfig, describeStore, lucidOptionsFromConfig } from "../src/index.js";
+import {
+  createMemoryFromConfig,
+  describeStore,
+  doctorHints,
+  lucidOptionsFromConfig,
+} from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
 function config(lucid?: Record<string, unknown>): MemoryConfig {
@@ -73,5 +79,13 @@ describe("createMemoryFromConfig", () => {
     } finally {
       await memory.close();
     }
+  });
+});
+
+describe("doctorHints", () => {
+  // The store is the [sqlite] file: doctor gives SQLite's advice, not "the [lucid] table".
+  it("is the local SQLite store's advice", () => {
+    expect(doctorHints).toBe(sqliteDoctorHints);
+    expect(doctorHints.notWritable!(config())).toContain("[sqlite].path");
   });
 });

@@ -339,3 +339,33 @@ describe("lifecycle", () => {
     expect((await memory.healthCheck()).backend).toBe("lucid");
   });
 });
+
+// Before: external lines were stemmed as English whatever text_language said, so with `none`
+// "pipelines" still matched "pipeline" in a lucid line while the local store did not.
+describe("text_language", () => {
+  const ANSWER = "- [decision] Deploys go through the blue green pipeline";
+  const external = async (language: "english" | "none") => {
+    const dir = tempDir();
+    const { memory } = setup(
+      { FAKE_LUCID_ANSWER: ANSWER },
+      { sqlite: { path: join(dir, "brain.db"), logger: () => {}, textLanguage: language } },
+    );
+    const results = await memory.recall("pipelines", { minScore: 0 });
+    return results.filter((entry) => entry.explain?.source === "external");
+  };
+
+  it("scores external lines with the local store's text_language", async () => {
+    const english = await external("english");
+    expect(english).toHaveLength(1);
+    expect(english[0]!.score).toBeGreaterThan(0);
+    const none = await external("none");
+    expect(none.every((entry) => entry.score === 0)).toBe(true);
+  });
+
+  it("takes an explicit textLanguage over the local store's", async () => {
+    const { memory } = setup({ FAKE_LUCID_ANSWER: ANSWER }, { textLanguage: "none" });
+    const results = await memory.recall("pipelines", { minScore: 0 });
+    const lines = results.filter((entry) => entry.explain?.source === "external");
+    expect(lines.every((entry) => entry.score === 0)).toBe(true);
+  });
+});

@@ -1,8 +1,10 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
+  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
+  type IgnoredSettings,
   type MemoryConfig,
   retrievalSettingsFromConfig,
   type StoreDescription,
@@ -18,17 +20,13 @@ interface MarkdownTable {
   watch_debounce_ms?: number;
 }
 
-const KNOWN_KEYS = ["index", "path", "watch", "watch_debounce_ms"];
-
 function markdownTable(config: MemoryConfig): MarkdownTable {
   const table = config.markdown;
   if (table === undefined) return {};
   if (typeof table !== "object" || table === null || Array.isArray(table))
     throw new ConfigError("[markdown] must be a table.");
   const values = table as Record<string, unknown>;
-  for (const key of Object.keys(values))
-    if (!KNOWN_KEYS.includes(key))
-      throw new ConfigError(`Unknown key [markdown].${key}; known keys: ${KNOWN_KEYS.join(", ")}.`);
+  assertKnownTableKeys("markdown", values);
   const { path, index, watch, watch_debounce_ms } = values;
   if (path !== undefined && (typeof path !== "string" || path === ""))
     throw new ConfigError(
@@ -75,8 +73,18 @@ export function markdownOptionsFromConfig(
   if (watch !== undefined) options.watch = watch;
   if (table.watch_debounce_ms !== undefined) options.watchDebounceMs = table.watch_debounce_ms;
   if (context.embedder) options.embedder = context.embedder;
+  if (context.log) options.logger = context.log;
   return options;
 }
+
+/**
+ * The `[memory]` keys this backend does not honour (`BackendModule.ignoredSettings`): a write
+ * embeds while it syncs the index, so `store` always returns after the embedding.
+ */
+export const ignoredSettings: IgnoredSettings = {
+  defer_embedding:
+    "the markdown backend embeds new entries while the write that stores them syncs its index, so store always waits for the embedding",
+};
 
 /** Entry point for `createMemory` (`backend = "markdown"`). Nothing is read until first use. */
 export function createMemoryFromConfig(

@@ -14,6 +14,7 @@ export { unifiedDiff } from "./consolidation/unified-diff.js";
 export {
   createMemoryFromConfig,
   describeStore,
+  ignoredSettings,
   markdownOptionsFromConfig,
   markdownRoot,
 } from "./create-memory-from-config.js";

@@ -1,4 +1,5 @@
 import {
+  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type MemoryConfig,
@@ -25,13 +26,8 @@ function readTable(config: MemoryConfig): PostgresConfigTable {
       '[postgres] must be a table, e.g. [postgres]\\nurl = "postgresql://localhost/app".',
     );
   }
-  const { url, schema, max_connections: max, ...unknown } = table as Record<string, unknown>;
-  const extra = Object.keys(unknown);
-  if (extra.length > 0) {
-    throw new ConfigError(
-      `Unknown key(s) ${extra.map((key) => `[postgres].${key}`).join(", ")}; allowed: url, schema, max_connections.`,
-    );
-  }
+  assertKnownTableKeys("postgres", table as Record<string, unknown>);
+  const { url, schema, max_connections: max } = table as Record<string, unknown>;
   if (url !== undefined && (typeof url !== "string" || url === ""))
     throw new ConfigError("[postgres].url must be a non-empty string.");
   if (schema !== undefined && typeof schema !== "string")
@@ -76,8 +72,10 @@ export function createMemoryFromConfig(
     ...(table.schema !== undefined ? { schema: table.schema } : {}),
     ...(table.max_connections !== undefined ? { maxConnections: table.max_connections } : {}),
     ...(context.embedder ? { embedder: context.embedder } : {}),
+    ...(context.log ? { logger: context.log } : {}),
     ...retrievalSettingsFromConfig(config.memory),
     deferEmbedding: config.memory.defer_embedding,
+    embeddingCacheMax: config.memory.embedding_cache_max,
   });
 }
 

@@ -69,10 +69,10 @@ export class PostgresDriver implements MemoryDriver {
     deferredEmbedding: true,
   };
   /**
-   * Recall results are never cached (see `PostgresRecallStages.changeToken`): the TTL of a cache
-   * that does not exist means nothing.
+   * Every setting is honoured: recall results are cached under the schema's change token
+   * (change-token.ts), which every replica's committed write changes.
    */
-  readonly unhonouredSettings = ["recallCacheTtlSeconds"] as const;
+  readonly unhonouredSettings = [] as const;
   readonly #options: ResolvedPostgresOptions;
   readonly #db: Database;
   readonly #ownsPool: boolean;
@@ -154,7 +154,8 @@ export class PostgresDriver implements MemoryDriver {
       tables: this.#tables,
       embedder: context.embedder,
       vectorState: () => this.#open?.vector,
-      queryCacheSize: context.settings.recallCacheSize,
+      schema: this.#schema,
+      queryCacheSize: this.#options.embeddingCacheMax,
     });
     this.#open = {
       vector,

@@ -46,6 +46,13 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
   embedder?: EmbeddingProvider;
   /** `defer_embedding`: `store` returns before the embedding is computed. Default false. */
   deferEmbedding?: boolean;
+  /**
+   * `embedding_cache_max`: query embeddings kept in process memory (LRU; 0 keeps none), so an
+   * agent asking the same thing again costs no provider call. Default 10 000.
+   */
+  embeddingCacheMax?: number;
+  /** Where warnings go (a re-index after a text_language change, a close timeout). Default `console.warn`. */
+  logger?: (message: string) => void;
   hnsw?: HnswOptions;
   /**
    * @deprecated Accepted and ignored. Hybrid recall always sends its keyword and vector stages
@@ -55,8 +62,6 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
   hybridExecution?: "concurrent" | "single";
   /** Clock for recall's time decay and lease expiry (tests). Default `Date.now`. */
   now?: () => number;
-  /** Where warnings go (a re-indexed text language...). Default `console.warn`. */
-  logger?: (message: string) => void;
   /**
    * The deferred-embedding worker: entries per batch (default 64), when it wakes up by itself
    * (resume after open, retry backoff) and the sleep it uses (tests inject it).
@@ -78,8 +83,11 @@ export const DEFAULT_HNSW: Required<HnswOptions> = {
 /** The driver's options, validated; the retrieval settings are the facade's (validated there). */
 export interface ResolvedPostgresOptions {
   schema: string;
+  embeddingCacheMax: number;
   hnsw: Required<HnswOptions>;
 }
+
+export const DEFAULT_EMBEDDING_CACHE_MAX = 10_000;
 
 // Schema names end up inside identifiers and advisory-lock keys; keep them boring.
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -108,6 +116,12 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `deferEmbedding must be true or false, got ${JSON.stringify(deferEmbedding)}.`,
     );
   }
+  const embeddingCacheMax = options.embeddingCacheMax ?? DEFAULT_EMBEDDING_CACHE_MAX;
+  if (!Number.isInteger(embeddingCacheMax) || embeddingCacheMax < 0) {
+    throw new ConfigError(
+      `embeddingCacheMax must be an integer >= 0 (embedding_cache_max), got ${JSON.stringify(embeddingCacheMax)}.`,
+    );
+  }
   const hnsw = { ...DEFAULT_HNSW, ...options.hnsw };
   for (const [name, value] of Object.entries(hnsw)) {
     if (!Number.isInteger(value) || value < 1) {
@@ -127,5 +141,5 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `hybridExecution must be "concurrent" or "single" (it is ignored), got ${JSON.stringify(hybridExecution)}.`,
     );
   }
-  return { schema, hnsw };
+  return { schema, embeddingCacheMax, hnsw };
 }

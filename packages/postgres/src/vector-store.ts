@@ -1,5 +1,6 @@
 import { ConfigError, type EmbeddingProvider } from "@memory/api";
 import type pg from "pg";
+import { markVectorsChanged } from "./change-token.js";
 import { lockSchema } from "./migrations/index.js";
 import type { HnswOptions } from "./postgres-options.js";
 import { quoteIdent } from "./sql.js";
@@ -138,6 +139,7 @@ async function createVectorTable(
   await client.query(
     `ALTER TABLE ${schema}.memory_vectors ALTER COLUMN embedding SET STORAGE PLAIN`,
   );
+  await markVectorsChanged(client, schema);
   await createHnswIndex(client, schema, extension, hnsw);
   await client.query(
     `INSERT INTO ${schema}.memory_meta (key, value) VALUES ('embedding_fingerprint', $1), ('embedding_dimensions', $2)

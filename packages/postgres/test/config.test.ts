@@ -1,4 +1,5 @@
 import { defaultConfig, MemoryError } from "@memory/api";
+import { createTestEmbedder, gatedEmbedder } from "@memory/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMemoryFromConfig, createPostgresMemory } from "../src/index.js";
 import { schemaRegistry, TEST_URL } from "./helpers.js";
@@ -38,10 +39,41 @@ describe("postgres: configuration", () => {
     expect((missing as Error).message).toMatch(/MEMORY_POSTGRES_URL/);
     expect(() =>
       createMemoryFromConfig({ ...defaultConfig(), postgres: { uri: "x" } }, {}, {}),
-    ).toThrow(/\[postgres\]\.uri/);
+    ).toThrow("unknown key [postgres].uri: did you mean [postgres].url?");
     expect(() => createPostgresMemory({ connectionString: TEST_URL, schema: "Bad-Name" })).toThrow(
       /schema/,
     );
     expect(() => createPostgresMemory({})).toThrow(/connectionString/);
+  });
+
+  // Before: embedding_cache_max was not read, and warnings went to console.warn.
+  it("sends its warnings to the app's log and reads embedding_cache_max", async () => {
+    const schema = schemas.next();
+    const base = { ...defaultConfig(), postgres: { url: TEST_URL, schema } };
+    const english = createMemoryFromConfig(base, {}, {});
+    await english.store({ key: "k", content: "running shoes" });
+    await english.close();
+    const lines: string[] = [];
+    const config = {
+      ...base,
+      memory: { ...base.memory, text_language: "none" as const, embedding_cache_max: 7 },
+    };
+    const memory = createMemoryFromConfig(config, { log: (line) => lines.push(line) }, {});
+    await memory.init();
+    expect(lines.join("\n")).toMatch(/text_language|re-?index/i);
+    await memory.close();
+
+    // embedding_cache_max = 0 (and no result cache): the same query is embedded each time.
+    const embedder = gatedEmbedder(createTestEmbedder({ dimensions: 16 }));
+    const uncached = {
+      ...base,
+      postgres: { url: TEST_URL, schema: schemas.next() },
+      memory: { ...base.memory, embedding_cache_max: 0, recall_cache_size: 0 },
+    };
+    const counted = createMemoryFromConfig(uncached, { embedder: embedder.provider }, {});
+    await counted.recall("where is the kettle");
+    await counted.recall("where is the kettle");
+    expect(embedder.calls).toEqual([["where is the kettle"], ["where is the kettle"]]);
+    await counted.close();
   });
 });

@@ -1,6 +1,6 @@
 import { defaultConfig, MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
-import { describeStore } from "../src/index.js";
+import { describeStore, doctorHints } from "../src/index.js";
 
 // No server needed: describing a store never connects.
 const config = (postgres: Record<string, unknown>) => ({ ...defaultConfig(), postgres });
@@ -46,5 +46,27 @@ describe("postgres: describeStore", () => {
     })();
     expect(MemoryError.hasCode(missing, "CONFIG")).toBe(true);
     expect(() => describeStore(config({ uri: "x" }), {})).toThrow(/\[postgres\]\.uri/);
+  });
+});
+
+// memory doctor used to hold this advice behind `backend === "postgres"`; the backend declares it.
+describe("postgres: doctorHints", () => {
+  it("says where the server was looked for, by which setting, never the password", () => {
+    const advice = doctorHints.unavailable!(
+      config({ url: "postgresql://app:s3cret@db.example:6543/prod" }),
+      "connect ECONNREFUSED 10.0.0.1:6543",
+      { file: "/etc/memory.toml", env: {} },
+    );
+    expect(advice.message).toBe("PostgreSQL is unreachable at db.example:6543 (ECONNREFUSED)");
+    expect(advice.fix).toContain("[postgres].url in /etc/memory.toml");
+    expect(JSON.stringify(advice)).not.toContain("s3cret");
+    const refused = doctorHints.unavailable!(
+      { ...defaultConfig(), postgres: {} },
+      'password authentication failed for user "app"',
+      { env: { DATABASE_URL: "postgresql://app@db:5432/x" } },
+    );
+    expect(refused.message).toMatch(/^PostgreSQL at db:5432 refused to open the store/);
+    expect(refused.fix).toContain("DATABASE_URL");
+    expect(doctorHints.notWritable!(config({}))).toContain("[postgres].url user");
   });
 });

@@ -1,7 +1,9 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
+  assertKnownTableKeys,
   type BackendContext,
+  type BackendDoctorHints,
   ConfigError,
   type Memory,
   type MemoryConfig,
@@ -22,6 +24,7 @@ function sqliteTable(config: MemoryConfig): SqliteTable {
   if (table === undefined) return {};
   if (typeof table !== "object" || table === null)
     throw new ConfigError("[sqlite] must be a table.");
+  assertKnownTableKeys("sqlite", table as Record<string, unknown>);
   const { path, fallback_to_none } = table as Record<string, unknown>;
   if (path !== undefined && (typeof path !== "string" || path === "")) {
     throw new ConfigError("[sqlite].path must be a non-empty string (the database file).");
@@ -59,6 +62,7 @@ export function sqliteOptionsFromConfig(
     fallbackToNone: table.fallback_to_none ?? false,
   };
   if (context.embedder) options.embedder = context.embedder;
+  if (context.log) options.logger = context.log;
   return options;
 }
 
@@ -99,3 +103,9 @@ export function describeStore(config: MemoryConfig): StoreDescription {
   const location = canonicalFile(file);
   return { identity: `sqlite:${location}`, location };
 }
+
+/** `BackendModule.doctorHints`: what `memory doctor` advises for a SQLite store. */
+export const doctorHints: BackendDoctorHints = {
+  notWritable: () =>
+    "make the database file, its -wal/-shm files and its directory writable (and free disk space), or point [sqlite].path / data_dir in memory.toml at a writable place",
+};

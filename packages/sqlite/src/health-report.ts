@@ -18,7 +18,6 @@ export function healthReport(opened: Opened): DriverHealth {
       file: connection.file,
       sizeBytes: pageCount * pageSize,
       schemaVersion: SCHEMA_VERSION,
-      sqliteVectorExtension: connection.vecVersion ?? "not loaded",
       vectorIndexLoaded: opened.vectors.loaded,
     },
   };

@@ -1,6 +1,7 @@
 export {
   createMemoryFromConfig,
   describeStore,
+  doctorHints,
   sqliteDatabasePath,
   sqliteOptionsFromConfig,
 } from "./create-memory-from-config.js";

@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { BackendUnavailableError } from "@memory/api";
 import Database from "better-sqlite3";
-import * as sqliteVec from "sqlite-vec";
 import { BulkLoadGate } from "./import/bulk-load-gate.js";
 
 export interface OpenedDatabase {
@@ -11,8 +10,6 @@ export interface OpenedDatabase {
   file: string;
   /** True when this package opened the connection (and so must close it). */
   owned: boolean;
-  /** sqlite-vec version, or undefined when the extension could not be loaded. */
-  vecVersion: string | undefined;
   /** This connection's side of the triggers' `memory_bulk_loading` function (imports). */
   bulkLoad: BulkLoadGate;
 }
@@ -37,16 +34,6 @@ export function applyPragmas(db: Database.Database): void {
   db.pragma("foreign_keys = OFF");
 }
 
-function loadVec(db: Database.Database): string | undefined {
-  try {
-    sqliteVec.load(db);
-    return (db.prepare("SELECT vec_version() AS v").get() as { v: string }).v;
-  } catch {
-    // Vector search runs on the in-memory index; sqlite-vec only adds SQL helpers (vec_*).
-    return undefined;
-  }
-}
-
 /** Opens (or adopts) the connection. Every failure names the file and what to check. */
 export function openDatabase(options: {
   path?: string;
@@ -59,7 +46,6 @@ export function openDatabase(options: {
       db,
       file: db.name,
       owned: false,
-      vecVersion: loadVec(db),
       bulkLoad: new BulkLoadGate(db),
     };
   }
@@ -91,5 +77,5 @@ export function openDatabase(options: {
       { cause: error, details: { file } },
     );
   }
-  return { db, file, owned: true, vecVersion: loadVec(db), bulkLoad: new BulkLoadGate(db) };
+  return { db, file, owned: true, bulkLoad: new BulkLoadGate(db) };
 }

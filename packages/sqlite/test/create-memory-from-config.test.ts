@@ -26,6 +26,21 @@ describe("createMemoryFromConfig", () => {
     expect((await other.healthCheck()).details.file).toBe(custom);
     await other.close();
   });
+
+  // Before: `[sqlite] pth = ...` in a configuration built in code opened the default database.
+  it("rejects an unknown [sqlite] key with the closest one, before opening anything", () => {
+    const dataDir = tempDir();
+    const base = defaultConfig();
+    const config = {
+      ...base,
+      memory: { ...base.memory, data_dir: dataDir },
+      sqlite: { pth: "x.db" },
+    };
+    expect(() => createMemoryFromConfig(config, {})).toThrow(
+      "unknown key [sqlite].pth: did you mean [sqlite].path?",
+    );
+    expect(() => describeStore(config)).toThrow(/\[sqlite\]\.pth/);
+  });
 });
 
 describe("describeStore", () => {

@@ -8,25 +8,35 @@ export interface RunState {
   exitCode: ExitCode;
 }
 
-/** A command implementation: positional arguments as commander parsed them, then its options. */
-export type CommandHandler = (
+/** Options of a command that declares none. */
+export type NoOptions = Record<never, never>;
+
+/**
+ * A command implementation: positional arguments as commander parsed them, then its options,
+ * typed as its registration (src/cli/registrations/) declares them.
+ */
+export type CommandHandler<Options extends object = NoOptions> = (
   context: CommandContext,
   args: readonly unknown[],
-  options: Record<string, unknown>,
+  options: Options,
 ) => Promise<void>;
 
-export interface CommandModule {
-  default: CommandHandler;
+export interface CommandModule<Options extends object = NoOptions> {
+  default: CommandHandler<Options>;
 }
 
 /**
  * Wraps a command module in a commander action that imports it only when the command runs, so
  * starting `memory get` never loads the code (or the dependencies) of `import` or `serve`.
  */
-export function lazyAction(output: Output, state: RunState, load: () => Promise<CommandModule>) {
+export function lazyAction<Options extends object>(
+  output: Output,
+  state: RunState,
+  load: () => Promise<CommandModule<Options>>,
+) {
   return async (...params: unknown[]): Promise<void> => {
     const command = params.at(-1) as Command;
-    const options = command.opts();
+    const options = command.opts<Options & Record<string, unknown>>();
     const globals = command.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
     const module = await load();
     const context = new CommandContext(

@@ -2,12 +2,13 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { runEmbeddingJob } from "./shared/embedding-job.js";
 
 /** `memory backfill`: embeds entries stored without a vector (deferred, failed or imported). */
-const backfill: CommandHandler = (context, _args, options) =>
-  runEmbeddingJob(
-    context,
-    "backfill",
-    options.batchSize as number | undefined,
-    (memory, jobOptions) => memory.backfillEmbeddings(jobOptions),
+export interface BatchOptions {
+  batchSize?: number;
+}
+
+const backfill: CommandHandler<BatchOptions> = (context, _args, options) =>
+  runEmbeddingJob(context, "backfill", options.batchSize, (memory, jobOptions) =>
+    memory.backfillEmbeddings(jobOptions),
   );
 
 export default backfill;

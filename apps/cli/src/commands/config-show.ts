@@ -1,6 +1,7 @@
 import { MEMORY_SETTING_KEYS } from "@memory/api";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { maskTable, maskValue } from "../config/mask-secrets.js";
+import { ignoredSettingWarnings } from "../store/open-memory.js";
 
 const ORIGIN: Record<string, string> = {
   flag: "--config",
@@ -11,7 +12,10 @@ const ORIGIN: Record<string, string> = {
 
 const toml = (value: unknown): string => (value === undefined ? "(unset)" : JSON.stringify(value));
 
-/** `memory config show`: every `[memory]` key with its value and source; other tables as read. */
+/**
+ * `memory config show`: every `[memory]` key with its value and source; other tables as read;
+ * a warning for each set key the backend does not honour.
+ */
 const configShow: CommandHandler = async (context) => {
   const { config, sources, location } = context.config();
   const settings = config.memory as Record<string, unknown>;
@@ -24,12 +28,14 @@ const configShow: CommandHandler = async (context) => {
   const tables = maskTable(
     Object.fromEntries(Object.entries(config).filter(([name]) => name !== "memory")),
   );
+  const warnings = await ignoredSettingWarnings(config);
   context.output.result(
-    { file: location.file ?? null, origin: location.origin, memory, tables },
+    { file: location.file ?? null, origin: location.origin, memory, tables, warnings },
     () => {
       const width = Math.max(...MEMORY_SETTING_KEYS.map((key) => key.length));
       const lines = [
         `# config file: ${location.file ?? "(none)"} (${ORIGIN[location.origin]})`,
+        ...warnings.map((warning) => context.output.style.yellow(`# warning: ${warning}`)),
         "[memory]",
         ...Object.entries(memory).map(
           ([key, { value, source }]) =>

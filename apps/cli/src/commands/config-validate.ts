@@ -6,11 +6,13 @@ import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { findConfigFile } from "../config/find-config-file.js";
 import { loadCliConfigFile } from "../config/load-cli-config.js";
+import { ignoredSettingWarnings } from "../store/open-memory.js";
 
 /**
  * `memory config validate [file]`: parses the file and checks `[memory]` against the schema
- * (unknown keys and bad values are named). Environment overrides are ignored, so the verdict is
- * about the file itself.
+ * and every other table's keys (unknown keys, tables and bad values are named), and warns about
+ * set `[memory]` keys the backend does not honour. Environment overrides are ignored, so the
+ * verdict is about the file itself.
  */
 const configValidate: CommandHandler = async (context, args) => {
   const [argument] = args as [string | undefined];
@@ -32,9 +34,14 @@ const configValidate: CommandHandler = async (context, args) => {
   try {
     const loaded = loadCliConfigFile(location, {});
     const tables = Object.keys(loaded.config).filter((name) => name !== "memory");
+    // Valid, but a key the backend ignores is worth saying: someone expects it to work.
+    const warnings = await ignoredSettingWarnings(loaded.config);
     context.output.result(
-      { valid: true, file: location.file, backend: loaded.config.memory.backend, tables },
-      () => `${location.file} is valid (backend ${loaded.config.memory.backend})`,
+      { valid: true, file: location.file, backend: loaded.config.memory.backend, tables, warnings },
+      () => [
+        `${location.file} is valid (backend ${loaded.config.memory.backend})`,
+        ...warnings.map((warning) => context.output.style.yellow(`warning: ${warning}`)),
+      ],
     );
   } catch (error) {
     if (!MemoryError.hasCode(error, "CONFIG")) throw error;

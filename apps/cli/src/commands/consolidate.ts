@@ -3,7 +3,7 @@ import { UsageError } from "../cli/cli-errors.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
 
-interface ConsolidateOptions {
+export interface ConsolidateOptions {
   namespace?: string;
   session?: string;
   reply?: string;
@@ -31,8 +31,8 @@ async function readTurn(words: readonly string[], stdinIsTerminal: boolean): Pro
  * store's `conflict_mode`, else `combined`, at `conflict_threshold`). Prints what was stored,
  * promoted and superseded.
  */
-const consolidate: CommandHandler = async (context, args, options) => {
-  const { namespace, session, reply, files, days, force, dryRun } = options as ConsolidateOptions;
+const consolidate: CommandHandler<ConsolidateOptions> = async (context, args, options) => {
+  const { namespace, session, reply, files, days, force, dryRun } = options;
   const [words = []] = args as [string[] | undefined];
   if (files) {
     if (session !== undefined || reply !== undefined)

@@ -3,7 +3,7 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { renderTable } from "../output/table.js";
 import { requireChatModel } from "../store/open-chat-model.js";
 
-interface CurateCommandOptions {
+export interface CurateCommandOptions {
   dryRun?: boolean;
   namespace?: string;
 }
@@ -13,8 +13,8 @@ interface CurateCommandOptions {
  * proposes deletions and merges; the proposal is validated, applied (unless --dry-run) and
  * recorded as job state `curate`, which `memory jobs` shows.
  */
-const curateCommand: CommandHandler = async (context, _args, options) => {
-  const { dryRun, namespace } = options as CurateCommandOptions;
+const curateCommand: CommandHandler<CurateCommandOptions> = async (context, _args, options) => {
+  const { dryRun, namespace } = options;
   const { config } = context.config();
   const chatModel = requireChatModel(config.memory, "memory curate");
   const { memory } = await context.open("configured");

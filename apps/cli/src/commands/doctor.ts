@@ -12,7 +12,7 @@ import type { CommandContext } from "../cli/command-context.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { formatErrorLine } from "../output/format-error.js";
-import { describeStore, resolveProvider } from "../store/open-memory.js";
+import { backendDoctorHints, describeStore, resolveProvider } from "../store/open-memory.js";
 import { DoctorReport, formatBytes } from "./shared/doctor-checks.js";
 import {
   inspectMemoryFiles,
@@ -47,61 +47,34 @@ function databaseSize(
   return { bytes, where: file };
 }
 
-/** What to change when a store cannot be written, by configuration key, never by code option. */
-function writableFix(backend: string): string {
-  if (backend === "sqlite") {
-    return "make the database file, its -wal/-shm files and its directory writable (and free disk space), or point [sqlite].path / data_dir in memory.toml at a writable place";
-  }
-  if (backend === "postgres") {
-    return "free space on the database server, or grant the [postgres].url user write access to the schema";
-  }
-  return `make the store writable, or point data_dir / the [${backend}] table in memory.toml at a writable place`;
-}
-
-// Errors that mean "nothing answered at that address", as opposed to a refused login.
-const UNREACHABLE =
-  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|timeout)\b/i;
-
-/** Which setting holds the PostgreSQL URL, as the backend reads them: table, then environment. */
-function postgresUrlSetting(context: CommandContext): string {
-  const { config, location } = context.config();
-  const table = config.postgres as { url?: unknown } | undefined;
-  if (typeof table?.url === "string")
-    return `[postgres].url${location.file ? ` in ${location.file}` : ""} (it wins over MEMORY_POSTGRES_URL)`;
-  if (process.env.MEMORY_POSTGRES_URL)
-    return "MEMORY_POSTGRES_URL (or [postgres].url in memory.toml, which wins over it)";
-  if (process.env.DATABASE_URL)
-    return "DATABASE_URL (or [postgres].url in memory.toml / MEMORY_POSTGRES_URL, which win over it)";
-  return "[postgres].url in memory.toml (or MEMORY_POSTGRES_URL)";
+/**
+ * What to change when a store cannot be written, by configuration key: the backend's own advice
+ * (`BackendModule.doctorHints`), else the generic one.
+ */
+async function writableFix(context: CommandContext): Promise<string> {
+  const { config } = context.config();
+  const hints = await backendDoctorHints(config).catch(() => undefined);
+  return (
+    hints?.notWritable?.(config) ??
+    `make the store writable, or point data_dir / the [${config.memory.backend}] table in memory.toml at a writable place`
+  );
 }
 
 /**
- * A store that does not answer: where it was looked for (host and port, never the password),
- * why, and what to check. The backend's own message is kept short: it may name code options.
+ * A store that does not answer: the backend's own reading of the error (where it looked, never
+ * a password, and what to check), else a generic one naming the store's location.
  */
 async function describeOutage(
   context: CommandContext,
   health: HealthReport,
 ): Promise<{ message: string; fix: string }> {
   const error = String(health.details.error ?? health.details.reason ?? "no answer");
+  const { config, location } = context.config();
+  const hints = await backendDoctorHints(config).catch(() => undefined);
+  const advice = hints?.unavailable?.(config, error, { file: location.file, env: process.env });
+  if (advice) return advice;
   const backend = health.backend;
-  const store = await describeStore(context.config().config).catch(() => undefined);
-  if (backend === "postgres") {
-    const address = /^postgres:\/\/([^/]*)\//.exec(store?.identity ?? "")?.[1];
-    const where = address ? ` at ${address}` : "";
-    const setting = postgresUrlSetting(context);
-    const code = UNREACHABLE.exec(error)?.[1];
-    if (code !== undefined) {
-      return {
-        message: `PostgreSQL is unreachable${where} (${code})`,
-        fix: `check that the PostgreSQL server is running and accepts TCP connections${where}, and that ${setting} names the right host and port`,
-      };
-    }
-    return {
-      message: `PostgreSQL${where} refused to open the store: ${error}`,
-      fix: `check the user, password and database in ${setting}, and that the user may create the [postgres].schema`,
-    };
-  }
+  const store = await describeStore(config).catch(() => undefined);
   return {
     message: `the ${backend} store${store ? ` (${store.location})` : ""} is unavailable: ${error}`,
     fix: `check the [${backend}] table and data_dir in memory.toml, then run \`memory doctor\` again`,
@@ -124,7 +97,7 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
       "fail",
       `cannot open the store: ${message(error)}`,
       MemoryError.hasCode(error, "STORE_NOT_WRITABLE")
-        ? writableFix(backend)
+        ? await writableFix(context)
         : `fix data_dir or the [${backend}] table in memory.toml, then run \`memory doctor\` again`,
     );
     return;
@@ -146,7 +119,7 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
       "backend",
       "fail",
       `${opened}, but it cannot be written: ${health.storage.reason ?? "the backend refuses writes"}`,
-      writableFix(configured),
+      await writableFix(context),
     );
   } else if (!health.ok) {
     // The store does not answer: every later check would only repeat that (and suggest fixes,
@@ -158,22 +131,6 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
     report.add("backend", "ok", opened);
   }
   reportMemoryFiles(files, report);
-
-  const extensions = Object.entries(health.details).filter(([key]) => /extension/i.test(key));
-  if (extensions.length > 0) {
-    const missing = extensions.filter(
-      ([, value]) =>
-        value === false || value === undefined || /not loaded|failed|error/i.test(String(value)),
-    );
-    report.add(
-      "extensions",
-      missing.length > 0 ? "fail" : "ok",
-      extensions.map(([key, value]) => `${key} ${String(value)}`).join(", "),
-      missing.length > 0
-        ? "reinstall the backend's native packages (for sqlite: sqlite-vec); vector recall is off until then"
-        : undefined,
-    );
-  }
 
   if (memory.capabilities.keywordSearch) {
     try {

@@ -11,7 +11,7 @@ import { loadEvalDataset } from "../eval/load-eval-dataset.js";
 import { type EvalRun, runEval } from "../eval/run-eval.js";
 import { createProgress } from "../output/progress.js";
 
-interface EvalOptions {
+export interface EvalOptions {
   memories?: string;
   questions?: string;
   conversations?: string[];
@@ -31,10 +31,9 @@ const loadModule = (specifier: string): Promise<unknown> => import(specifier);
  * retrieval benchmark of the configured backend, embedder and retrieval settings, run on a
  * temporary store (never the user's), scored exactly as the LoCoMo kit scores it.
  */
-const evalCommand: CommandHandler = async (context, args, options) => {
+const evalCommand: CommandHandler<EvalOptions> = async (context, args, options) => {
   const [file] = args as [string | undefined];
-  const { memories, questions, conversations, limit, mode, perQuestion } =
-    options as unknown as EvalOptions;
+  const { memories, questions, conversations, limit, mode, perQuestion } = options;
   const dataset = await loadEvalDataset({ file, memories, questions, conversations });
   const { config } = context.config();
   const started = performance.now();

@@ -5,7 +5,7 @@ import { fileSink, stdoutSink, type TextSink } from "../io/text-sink.js";
 import { VERSION } from "../version.js";
 import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
 
-interface ExportOptions extends FilterOptions {
+export interface ExportOptions extends FilterOptions {
   output?: string;
   format: "jsonl" | "snapshot";
   withEmbeddings?: boolean;
@@ -40,14 +40,8 @@ async function writeSnapshot(
  * `memory export`: JSONL (one entry per line, oldest first) or a Markdown snapshot of the core
  * entries (`formatSnapshot` of @memory/api; `memory hydrate --path` reads it back).
  */
-const exportCommand: CommandHandler = async (context, _args, options) => {
-  const {
-    output: file,
-    format,
-    withEmbeddings,
-    excludeSuperseded,
-    ...filters
-  } = options as unknown as ExportOptions;
+const exportCommand: CommandHandler<ExportOptions> = async (context, _args, options) => {
+  const { output: file, format, withEmbeddings, excludeSuperseded, ...filters } = options;
   const filter: ExportFilter = entryFilter(filters);
   // Export includes superseded entries by default: a backup must keep the audit trail.
   filter.includeSuperseded = excludeSuperseded !== true;

@@ -3,9 +3,13 @@ import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 
 /** `memory forget <key>`: deletes one entry; exit code 3 when there was nothing to delete. */
-const forget: CommandHandler = async (context, args, options) => {
+export interface ForgetOptions {
+  namespace?: string;
+}
+
+const forget: CommandHandler<ForgetOptions> = async (context, args, options) => {
   const [key] = args as [string];
-  const namespace = (options.namespace as string | undefined) ?? "default";
+  const namespace = options.namespace ?? "default";
   const { memory } = await context.open("none");
   const removed = await memory.forget(key, { namespace });
   if (!removed) {

@@ -4,9 +4,13 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { entryDetails } from "./shared/describe-entry.js";
 
 /** `memory get <key>`: one entry, or exit code 3. Opens the store without any embedder. */
-const get: CommandHandler = async (context, args, options) => {
+export interface GetOptions {
+  namespace?: string;
+}
+
+const get: CommandHandler<GetOptions> = async (context, args, options) => {
   const [key] = args as [string];
-  const namespace = options.namespace as string | undefined;
+  const namespace = options.namespace;
   const { memory } = await context.open("none");
   const entry = await memory.get(key, namespace === undefined ? {} : { namespace });
   if (!entry) {

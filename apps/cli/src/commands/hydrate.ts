@@ -14,8 +14,13 @@ const SHOWN_PROBLEMS = 20;
  * and refused entries are listed with their line numbers and make the exit code 1; SIGINT or
  * SIGTERM stop it after the current batch (exit 130).
  */
-const hydrateCommand: CommandHandler = async (context, _args, options) => {
-  const { path: given, dryRun } = options as { path?: string; dryRun?: boolean };
+export interface HydrateOptions {
+  path?: string;
+  dryRun?: boolean;
+}
+
+const hydrateCommand: CommandHandler<HydrateOptions> = async (context, _args, options) => {
+  const { path: given, dryRun } = options;
   const cli = context.config();
   const target = path.resolve(given ?? configuredSnapshotPath(cli.config));
   // This command hydrates explicitly (or only looks, with --dry-run): no automatic run on open.

@@ -2,7 +2,7 @@ import { type HygieneRow, runHygiene } from "@memory/lifecycle";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { renderTable } from "../output/table.js";
 
-interface HygieneOptions {
+export interface HygieneOptions {
   dryRun?: boolean;
 }
 
@@ -11,8 +11,8 @@ interface HygieneOptions {
  * scheduler makes every hygiene_interval_hours), over every namespace, and records it as job
  * state `hygiene`. `--dry-run` prints the same report, deletes and records nothing.
  */
-const hygiene: CommandHandler = async (context, _args, options) => {
-  const { dryRun } = options as HygieneOptions;
+const hygiene: CommandHandler<HygieneOptions> = async (context, _args, options) => {
+  const { dryRun } = options;
   const { config } = context.config();
   const { memory } = await context.open("none");
   const report = await runHygiene(memory, config.memory, { dryRun: dryRun === true });

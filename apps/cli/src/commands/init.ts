@@ -8,7 +8,7 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { defaultConfigTemplate } from "../config/default-config-template.js";
 import { CONFIG_FILE_NAME } from "../config/find-config-file.js";
 
-interface InitOptions {
+export interface InitOptions {
   force?: boolean;
   embeddingProvider: string;
 }
@@ -17,8 +17,8 @@ interface InitOptions {
 const backend = "sqlite";
 
 /** `memory init`: writes memory.toml (at --config, or ./memory.toml) and creates ./.memory. */
-const init: CommandHandler = async (context, _args, options) => {
-  const { force, embeddingProvider } = options as unknown as InitOptions;
+const init: CommandHandler<InitOptions> = async (context, _args, options) => {
+  const { force, embeddingProvider } = options;
   const file = path.resolve(context.globals.config ?? CONFIG_FILE_NAME);
   if (existsSync(file) && !force) {
     throw new CommandError(

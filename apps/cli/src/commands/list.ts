@@ -3,14 +3,14 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { renderTable } from "../output/table.js";
 import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
 
-interface ListCommandOptions extends FilterOptions {
+export interface ListCommandOptions extends FilterOptions {
   limit: number;
   offset: number;
 }
 
 /** `memory list`: newest first, as a table (or `{ entries, total }` with --json). */
-const list: CommandHandler = async (context, _args, options) => {
-  const { limit, offset, ...filters } = options as unknown as ListCommandOptions;
+const list: CommandHandler<ListCommandOptions> = async (context, _args, options) => {
+  const { limit, offset, ...filters } = options;
   const filter = entryFilter(filters);
   const listOptions: ListOptions = { ...filter, limit, offset };
   const { memory } = await context.open("none");

@@ -3,15 +3,15 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { loadModule, loadServer, untilSignal } from "../store/load-server.js";
 import type { PrintConfigOptions } from "./mcp/print-config.js";
 
-type McpOptions = Partial<PrintConfigOptions>;
+export type McpOptions = Partial<PrintConfigOptions>;
 
 /**
  * `memory mcp`: the MCP server over stdio, for agent hosts that spawn it. stdout belongs to the
  * protocol, so this command prints nothing there; it ends when the host closes stdin.
  * `memory mcp --print-config <client>` prints the client configuration that starts it instead.
  */
-const mcp: CommandHandler = async (context, _args, options) => {
-  const { printConfig, http, token, showToken } = options as McpOptions;
+const mcp: CommandHandler<McpOptions> = async (context, _args, options) => {
+  const { printConfig, http, token, showToken } = options;
   if (printConfig !== undefined) {
     const { printConfig: print } = await import("./mcp/print-config.js");
     await print(context, {

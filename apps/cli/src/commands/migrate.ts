@@ -7,7 +7,7 @@ import { loadCliConfigFile } from "../config/load-cli-config.js";
 import { createProgress } from "../output/progress.js";
 import { describeStore } from "../store/open-memory.js";
 
-interface MigrateOptions {
+export interface MigrateOptions {
   from: string;
   to: string;
   batchSize: number;
@@ -43,8 +43,8 @@ function toImport(entry: MemoryEntry, withEmbedding: boolean): ImportEntry {
  * resumed by running it again. Vectors are copied when the source's stored fingerprint equals
  * the target provider's; otherwise the target embeds (or defers) them itself.
  */
-const migrate: CommandHandler = async (context, _args, options) => {
-  const { from, to, batchSize } = options as unknown as MigrateOptions;
+const migrate: CommandHandler<MigrateOptions> = async (context, _args, options) => {
+  const { from, to, batchSize } = options;
   // The two files say exactly which stores to use; MEMORY_* variables would apply to both.
   const source = loadCliConfigFile({ file: path.resolve(from), origin: "flag" }, {});
   const target = loadCliConfigFile({ file: path.resolve(to), origin: "flag" }, {});

@@ -3,7 +3,7 @@ import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { confirm } from "../io/confirm.js";
 
-interface PurgeOptions {
+export interface PurgeOptions {
   namespace?: string;
   session?: string;
   yes?: boolean;
@@ -13,8 +13,8 @@ interface PurgeOptions {
  * `memory purge --namespace <ns> | --session <id>`: deletes in bulk. Without --yes it asks on
  * the terminal; with no terminal to ask on (a script), it refuses rather than guess.
  */
-const purge: CommandHandler = async (context, _args, options) => {
-  const { namespace, session, yes } = options as PurgeOptions;
+const purge: CommandHandler<PurgeOptions> = async (context, _args, options) => {
+  const { namespace, session, yes } = options;
   if (namespace === undefined && session === undefined) {
     throw new UsageError("purge needs --namespace <name> or --session <id>");
   }

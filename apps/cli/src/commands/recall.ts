@@ -5,7 +5,7 @@ import { singleLine, truncate } from "../output/table.js";
 import { entryHeadline } from "./shared/describe-entry.js";
 import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
 
-interface RecallCommandOptions extends FilterOptions {
+export interface RecallCommandOptions extends FilterOptions {
   limit: number;
   mode?: SearchMode;
   minScore?: number;
@@ -61,8 +61,8 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
 }
 
 /** `memory recall <query>`: the configured pipeline (hybrid by default), with `--explain`. */
-const recall: CommandHandler = async (context, args, options) => {
-  const { limit, mode, minScore, explain, ...filters } = options as unknown as RecallCommandOptions;
+const recall: CommandHandler<RecallCommandOptions> = async (context, args, options) => {
+  const { limit, mode, minScore, explain, ...filters } = options;
   const [words = []] = args as [string[] | undefined];
   const query = words.join(" ");
   const recallOptions: RecallOptions = { ...entryFilter(filters), limit };

@@ -4,7 +4,7 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
 import { requireChatModel } from "../store/open-chat-model.js";
 
-interface RememberOptions {
+export interface RememberOptions {
   namespace?: string;
   session?: string;
   reply?: string;
@@ -24,8 +24,8 @@ async function readTurn(words: readonly string[], stdinIsTerminal: boolean): Pro
  * the model fails or keeps answering garbage the command fails, naming the stored turn. With
  * transcripts_enabled and --session, the turn is also appended to the session's transcript.
  */
-const rememberCommand: CommandHandler = async (context, args, options) => {
-  const { namespace, session, reply } = options as RememberOptions;
+const rememberCommand: CommandHandler<RememberOptions> = async (context, args, options) => {
+  const { namespace, session, reply } = options;
   const [words = []] = args as [string[] | undefined];
   const userMessage = await readTurn(words, context.output.terminal.interactiveInput);
   const { config } = context.config();

@@ -1,7 +1,7 @@
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { loadModule, loadServer, untilSignal } from "../store/load-server.js";
 
-interface ServeOptions {
+export interface ServeOptions {
   host?: string;
   port?: number;
   allowUnauthenticatedLoopback?: boolean;
@@ -12,8 +12,8 @@ interface ServeOptions {
  * configuration. Runs until SIGINT/SIGTERM, then shuts down gracefully (in-flight requests
  * finish, deferred embeddings drain).
  */
-const serve: CommandHandler = async (context, _args, options) => {
-  const { host, port, allowUnauthenticatedLoopback } = options as ServeOptions;
+const serve: CommandHandler<ServeOptions> = async (context, _args, options) => {
+  const { host, port, allowUnauthenticatedLoopback } = options;
   const { config } = context.config();
   const { startServer } = await loadServer("memory serve");
   const handle = await startServer({

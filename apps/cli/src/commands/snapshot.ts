@@ -10,8 +10,12 @@ import { VERSION } from "../version.js";
  * Opening the store first runs auto_hydrate as usual, so a lost store is restored from the old
  * snapshot before it could be overwritten by an empty one.
  */
-const snapshotCommand: CommandHandler = async (context, _args, options) => {
-  const { path: given } = options as { path?: string };
+export interface SnapshotOptions {
+  path?: string;
+}
+
+const snapshotCommand: CommandHandler<SnapshotOptions> = async (context, _args, options) => {
+  const { path: given } = options;
   const target = path.resolve(given ?? configuredSnapshotPath(context.config().config));
   const { memory } = await context.open("none");
   const report = await writeSnapshot(memory, target, { generator: `memory ${VERSION}` });

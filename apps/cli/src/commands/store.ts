@@ -4,7 +4,7 @@ import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
 import { entryHeadline } from "./shared/describe-entry.js";
 
-interface StoreOptions {
+export interface StoreOptions {
   key?: string;
   category: string;
   namespace?: string;
@@ -33,8 +33,8 @@ async function readContent(words: readonly string[], stdinIsTerminal: boolean): 
 }
 
 /** `memory store`: upserts one entry on (namespace, key). */
-const store: CommandHandler = async (context, args, options) => {
-  const { key, category, namespace, session, importance } = options as unknown as StoreOptions;
+const store: CommandHandler<StoreOptions> = async (context, args, options) => {
+  const { key, category, namespace, session, importance } = options;
   const [words = []] = args as [string[] | undefined];
   const content = await readContent(words, context.output.terminal.interactiveInput);
   const input: StoreInput = { key: key ?? generatedKey(content), content, category };

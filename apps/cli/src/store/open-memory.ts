@@ -1,4 +1,5 @@
 import type {
+  BackendDoctorHints,
   ConfiguredProvider,
   EmbeddingProvider,
   EmbeddingSupport,
@@ -56,4 +57,20 @@ export async function openMemory(
 /** Which store the configuration opens, as its backend describes it (undefined: not described). */
 export async function describeStore(config: MemoryConfig): Promise<StoreDescription | undefined> {
   return (await api()).describeConfiguredStore(config, { loadModule });
+}
+
+/** Warnings about `[memory]` keys the configured backend declares it does not honour. */
+export async function ignoredSettingWarnings(config: MemoryConfig): Promise<string[]> {
+  return (await api()).configuredIgnoredSettingWarnings(config, { loadModule });
+}
+
+/** The configured backend's `memory doctor` hints (undefined: none declared, or `none`). */
+export async function backendDoctorHints(
+  config: MemoryConfig,
+): Promise<BackendDoctorHints | undefined> {
+  if (config.memory.backend === "none") return undefined;
+  const module = (await loadModule(`@memory/${config.memory.backend}`).catch(() => undefined)) as
+    | { doctorHints?: BackendDoctorHints }
+    | undefined;
+  return module?.doctorHints;
 }

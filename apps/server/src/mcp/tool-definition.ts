@@ -1,21 +1,15 @@
-import type { ChatModel, Memory } from "@memory/api";
 import { type AnyMemoryToolName, type MemoryToolSpec, memoryToolSpec } from "@memory/tools";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { Access } from "../access.js";
-import type { TurnSettings } from "../agent-turns.js";
 import type { Logger } from "../logger.js";
-import type { RouteContext } from "../route-spec.js";
+import type { OperationScope, OperationSettings } from "../operations/operation-scope.js";
 
-/** What every tool handler gets: the memory, the caller's scope, and the server's settings. */
-export interface McpToolContext {
-  memory: Memory;
-  access: Access;
+/**
+ * What every tool handler gets: the operation scope (the memory, the caller's namespaces, the
+ * call's cancellation) and the server's settings, as an HTTP route gives its operation.
+ */
+export interface McpToolContext extends OperationScope, OperationSettings {
   logger: Logger;
-  chatModel: ChatModel | null;
-  turnSettings: TurnSettings;
-  /** memory.toml's `auto_recall*` defaults of `memory_context` (as `POST /v1/context`). */
-  contextDefaults: RouteContext["contextDefaults"];
   signal: AbortSignal;
 }
 

@@ -2,7 +2,7 @@ import type { MemoryEntry } from "@memory/api";
 import { entryHeader, LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "@memory/tools";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { MemoryEntrySchema } from "../schemas.js";
+import { MemoryEntrySchema } from "../wire/entry.js";
 
 /**
  * The bounds on what one tool result carries (@memory/tools: memory_get's description names

@@ -1,46 +1,19 @@
 /** The server's /v1 API, called with the token kept in sessionStorage (none in loopback dev mode). */
 
+import type { z } from "zod";
+import type { MemoryEntrySchema, RecallExplainSchema } from "../../src/wire/entry.js";
+import type { ChainResponseSchema, NamespacesResponseSchema } from "../../src/wire/responses.js";
+
 const TOKEN_KEY = "memory.token";
 
-export interface Entry {
-  id: string;
-  key: string;
-  content: string;
-  category: string;
-  namespace: string;
-  sessionId?: string;
-  importance?: number;
-  supersededBy?: string;
-  createdAt: string;
-  updatedAt: string;
-  score?: number;
-  explain?: Explain;
-}
-
-export interface Explain {
-  mode: string;
-  source: string;
-  strategy?: string;
-  keywordRank?: number;
-  keywordScore?: number;
-  keywordRelevance?: number;
-  vectorRank?: number;
-  cosine?: number;
-  vectorRelevance?: number;
-  rrf?: number;
-  fused: number;
-  decay: number;
-  importance?: number;
-  earlyReturn?: boolean;
-  degraded?: string;
-}
-
-export interface NamespaceSummary {
-  namespace: string;
-  entries: number;
-  superseded: number;
-  categories: Record<string, number>;
-}
+/**
+ * The wire shapes, inferred from the server's schema (src/wire/): one definition for the routes,
+ * the OpenAPI document, the MCP tools and this inspector. Type-only: no zod in the bundle.
+ */
+export type Entry = z.output<typeof MemoryEntrySchema>;
+export type Explain = z.output<typeof RecallExplainSchema>;
+export type NamespaceSummary = z.output<typeof NamespacesResponseSchema>["namespaces"][number];
+export type ChainResponse = z.output<typeof ChainResponseSchema>;
 
 export class ApiError extends Error {
   constructor(

@@ -7,7 +7,8 @@ import {
   showError,
   type ViewContext,
 } from "./app.js";
-import { entriesView, entryView, namespacesView } from "./views-browse.js";
+import { entriesView, namespacesView } from "./views-browse.js";
+import { entryView } from "./views-entry.js";
 import { healthView, jobsView } from "./views-ops.js";
 import { searchView } from "./views-search.js";
 

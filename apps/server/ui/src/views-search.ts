@@ -31,7 +31,18 @@ function whyItRanked(explain: Explain | undefined, score: number | undefined, th
           ? "skipped: keyword hits were decisive"
           : "not matched by vector"
       : `rank ${explain.vectorRank !== undefined ? explain.vectorRank + 1 : "–"}, cosine ${formatNumber(explain.cosine)}, relevance ${formatNumber(explain.vectorRelevance)}`;
-  const fused = `${formatNumber(explain.fused)} (${explain.source}${explain.strategy ? `, ${explain.strategy}` : ""}${explain.rrf !== undefined ? `, rrf ${formatNumber(explain.rrf, 4)}` : ""})`;
+  const adjustments = [
+    explain.intent !== undefined ? `intent × ${formatNumber(explain.intent)}` : "",
+    explain.context !== undefined ? `context + ${formatNumber(explain.context)}` : "",
+  ].filter((text) => text !== "");
+  const fused = `${formatNumber(explain.fused)} (${[
+    explain.source,
+    explain.strategy,
+    explain.rrf !== undefined ? `rrf ${formatNumber(explain.rrf, 4)}` : undefined,
+    ...adjustments,
+  ]
+    .filter(Boolean)
+    .join(", ")})`;
   return h(
     "section",
     { "aria-label": "Why it ranked", class: "why" },

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { ConfigError } from "../errors.js";
 import type { EmbeddingProvider } from "../types/embedding-provider.js";
 import type { Memory } from "../types/memory.js";
-import type { MemoryConfig } from "./config-schema.js";
+import type { MemoryConfig, MemorySettings } from "./config-schema.js";
 
 /** What `createMemory` hands to a backend package's factory. */
 export interface BackendContext {
@@ -15,6 +15,8 @@ export interface BackendContext {
    * a backend may start what only pays off then (the Markdown backend's file watcher).
    */
   longRunning?: boolean;
+  /** Where the backend's warnings go (the app's logger); absent: the backend's default. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -31,6 +33,30 @@ export interface StoreDescription {
   location: string;
 }
 
+/**
+ * The `[memory]` keys a backend does not honour, each with why (one clause, said to people as
+ * is). `memory config` and every opening of the store warn when one of them is set.
+ */
+export type IgnoredSettings = Partial<Record<keyof MemorySettings, string>>;
+
+/**
+ * Advice `memory doctor` gives for this backend's stores, by configuration key (never by code
+ * option). Each hook is optional; doctor falls back to generic advice without it.
+ */
+export interface BackendDoctorHints {
+  /** What to change when the store opens but cannot be written. */
+  notWritable?(config: MemoryConfig): string;
+  /**
+   * A store that does not answer (`healthCheck().ok` false): what is wrong, for people, and what
+   * to check. `error` is the health report's error text; `file` is the configuration file read.
+   */
+  unavailable?(
+    config: MemoryConfig,
+    error: string,
+    context: { file?: string | undefined; env?: Record<string, string | undefined> },
+  ): { message: string; fix: string };
+}
+
 /** The shape every backend package (`@memory/<backend>`) exports so it can be loaded by name. */
 export interface BackendModule {
   createMemoryFromConfig(config: MemoryConfig, context: BackendContext): Memory | Promise<Memory>;
@@ -40,6 +66,10 @@ export interface BackendModule {
    * Backends without it are not described (`describeConfiguredStore` gives `undefined`).
    */
   describeStore?(config: MemoryConfig): StoreDescription;
+  /** Optional: the `[memory]` keys this backend does not honour (absent: it honours every one). */
+  ignoredSettings?: IgnoredSettings;
+  /** Optional: backend-specific advice for `memory doctor`. */
+  doctorHints?: BackendDoctorHints;
 }
 
 /** Loads a package by name (a dynamic `import()` from the caller's location). */

@@ -85,3 +85,11 @@ export function describeUnknownKey(
       : `no [${table}] key is close to it; \`memory config show\` lists the ${known.length} keys with their values (see docs/configuration.md)`;
   return `unknown key [${table}].${key}${where}: ${hint}`;
 }
+
+/** The 1-based line of the first header of `[table]` (or `[table.sub]`, `[[table]]`) in a TOML text. */
+export function findTableLine(text: string, table: string): number | undefined {
+  const escaped = table.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const header = new RegExp(`^\\s*\\[{1,2}\\s*(?:${escaped}|"${escaped}"|'${escaped}')\\s*[.\\]]`);
+  const index = text.split(/\r?\n/).findIndex((line) => header.test(line));
+  return index === -1 ? undefined : index + 1;
+}

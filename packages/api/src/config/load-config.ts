@@ -8,6 +8,12 @@ import {
   type MemorySettings,
   memorySettingsSchema,
 } from "./config-schema.js";
+import {
+  CONFIG_TABLE_KEYS,
+  type ConfigTableName,
+  unknownKeyProblems,
+  unknownTableProblems,
+} from "./config-tables.js";
 import { describeUnknownKey } from "./key-suggestions.js";
 
 /** Where a setting's value came from; `memory config show` prints it. */
@@ -65,8 +71,9 @@ function describe(path: PropertyKey[], sources: Record<string, SettingSource>): 
 /**
  * Loads and validates a configuration: schema defaults, then the file's `[memory]` table, then
  * `MEMORY_*` environment variables, then `overrides`. An invalid value is a `ConfigError` that
- * names the key, where it came from and the allowed values; an unknown key is an error too
- * (a typo would otherwise be silently ignored) that names its line and the closest known key.
+ * names the key, where it came from and the allowed values; an unknown key of any table, or an
+ * unknown table, is an error too (a typo would otherwise be silently ignored) that names its
+ * line and the closest known name (`CONFIG_TABLE_KEYS`).
  */
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   let document: Record<string, unknown> = {};
@@ -101,21 +108,26 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     raw[key] = value;
     sources[key] = "override";
   }
+  const source = {
+    ...(options.file ? { file: options.file } : {}),
+    ...(text ? { text } : {}),
+  };
+  // Every problem of the file at once: [memory]'s first, then the other tables'.
+  const tableProblems = otherTableProblems(document, source);
   const parsed = memorySettingsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      if (issue.code === "unrecognized_keys") {
-        // One line per key with the closest known key(s), not the list of every allowed key.
-        const source = {
-          ...(options.file ? { file: options.file } : {}),
-          ...(text ? { text } : {}),
-        };
-        return issue.keys
-          .map((key) => describeUnknownKey("memory", key, MEMORY_SETTING_KEYS, source))
-          .join("; ");
-      }
-      return `${describe(issue.path, sources)}: ${issue.message}`;
-    });
+  if (!parsed.success || tableProblems.length > 0) {
+    const memoryProblems = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") {
+            // One line per key with the closest known key(s), not the list of every allowed key.
+            return issue.keys
+              .map((key) => describeUnknownKey("memory", key, MEMORY_SETTING_KEYS, source))
+              .join("; ");
+          }
+          return `${describe(issue.path, sources)}: ${issue.message}`;
+        });
+    const problems = [...memoryProblems, ...tableProblems];
     throw new ConfigError(
       `Invalid configuration${options.file ? ` in ${options.file}` : ""}: ${problems.join("; ")}.`,
       { details: { problems, allowedKeys: [...MEMORY_SETTING_KEYS] } },
@@ -129,6 +141,24 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   };
   if (options.file) loaded.file = options.file;
   return loaded;
+}
+
+/**
+ * Unknown top-level tables, and unknown keys of every table but `[memory]` (its schema reports
+ * those, with the environment's keys): a typo must not silently open the default store.
+ */
+function otherTableProblems(
+  document: Record<string, unknown>,
+  source: { file?: string; text?: string },
+): string[] {
+  const problems = unknownTableProblems(document, source);
+  for (const name of Object.keys(CONFIG_TABLE_KEYS) as ConfigTableName[]) {
+    const table = document[name];
+    if (name === "memory" || typeof table !== "object" || table === null || Array.isArray(table))
+      continue;
+    problems.push(...unknownKeyProblems(name, table as Record<string, unknown>, source));
+  }
+  return problems;
 }
 
 function readConfigFile(file: string): string {

@@ -12,6 +12,7 @@ import {
   type StoreDescription,
 } from "./backend-module.js";
 import type { MemoryConfig } from "./config-schema.js";
+import { ignoredSettingWarnings } from "./ignored-settings.js";
 
 /**
  * How much of the embedding stack the caller needs.
@@ -54,7 +55,10 @@ export interface OpenConfiguredMemoryOptions {
    * from the snapshot (`shouldAutoHydrate`). `false` skips that (`memory hydrate` does its own).
    */
   autoHydrate?: boolean;
-  /** Where the one line about an automatic hydration goes; default stderr. */
+  /**
+   * Where the one line about an automatic hydration, and the warnings about `[memory]` keys the
+   * backend does not honour, go; default stderr. Given, it is also the backend's logger.
+   */
   log?: (line: string) => void;
   /** The caller keeps the memory open for long (a server, a worker); see `BackendContext`. */
   longRunning?: boolean;
@@ -159,13 +163,16 @@ export async function openConfiguredMemory(
       `${specifier} does not export createMemoryFromConfig(); install a matching version of ${specifier}.`,
     );
   }
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  for (const warning of ignoredSettingWarnings(config, backend.ignoredSettings)) log(warning);
   const memory = await (backend as BackendModule).createMemoryFromConfig(config, {
     ...(chosen.provider ? { embedder: chosen.provider } : {}),
     ...(options.longRunning ? { longRunning: true } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   if (config.memory.auto_hydrate && options.autoHydrate !== false) {
     try {
-      await autoHydrate(memory, configuredSnapshotPath(config), options.log);
+      await autoHydrate(memory, configuredSnapshotPath(config), log);
     } catch (error) {
       await memory.close().catch(() => {});
       throw error;

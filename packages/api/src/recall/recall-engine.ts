@@ -103,7 +103,8 @@ export class RecallEngine {
     const request = this.#request(query, options);
     if (request.limit === 0) return [];
     // The token costs a read (SQLite: PRAGMA data_version); only asked when caching.
-    const token = this.#settings.recallCacheSize > 0 ? this.#stages.changeToken?.() : undefined;
+    const token =
+      this.#settings.recallCacheSize > 0 ? await this.#stages.changeToken?.() : undefined;
     const cacheable = token !== undefined;
     const cacheKey = RecallCache.key(query, {
       ...options,
@@ -125,7 +126,8 @@ export class RecallEngine {
         ? await this.#stages.attachEmbeddings(found)
         : found;
     if (cacheable && !this.#uncacheable.has(found))
-      this.#cache.set(cacheKey, request.filter.namespace, structuredClone(results));
+      // The injected clock, as `get` uses: expiry measured on two clocks never comes.
+      this.#cache.set(cacheKey, request.filter.namespace, structuredClone(results), this.#now());
     return results;
   }
 

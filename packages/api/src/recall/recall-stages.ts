@@ -88,7 +88,8 @@ export interface RecallStages {
   attachEmbeddings(results: MemoryEntry[]): Promise<MemoryEntry[]>;
   /**
    * A value that changes whenever the store may have changed (including through another
-   * process); results are cached while it stays equal. `undefined` turns the hot cache off.
+   * process); results are cached while it stays equal. `undefined` turns the hot cache off (for
+   * this recall). A store on a server may answer with a promise (PostgreSQL asks its schema).
    */
   changeToken?(): unknown;
 }

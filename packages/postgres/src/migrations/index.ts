@@ -3,12 +3,19 @@ import { initial } from "./001-initial.js";
 import { searchTerms } from "./002-search-terms.js";
 import { lifecycle } from "./003-lifecycle.js";
 import { sessionOrder } from "./004-session-order.js";
+import { changeToken } from "./005-change-token.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const MIGRATIONS: readonly Migration[] = [initial, searchTerms, lifecycle, sessionOrder];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  searchTerms,
+  lifecycle,
+  sessionOrder,
+  changeToken,
+];
 
 /** The newest schema version this package knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,6 +10,7 @@ import type {
   VectorStageHit,
   VectorStageRequest,
 } from "@memory/api";
+import { readChangeToken } from "../change-token.js";
 import type { Database } from "../database.js";
 import type { Tables } from "../filter-sql.js";
 import type { VectorState } from "../vector-store.js";
@@ -24,7 +25,9 @@ export interface PostgresStagesOptions {
   embedder: EmbeddingProvider | undefined;
   /** The vector state of the opened schema (the memory opens it before every recall). */
   vectorState: () => VectorState | undefined;
-  /** Query embeddings kept (`recall_cache_size`); 0 keeps none. */
+  /** The quoted schema (its `change_token()`). */
+  schema: string;
+  /** Query embeddings kept (`embedding_cache_max`); 0 keeps none. */
   queryCacheSize: number;
 }
 
@@ -102,12 +105,12 @@ export class PostgresRecallStages implements RecallStages {
   }
 
   /**
-   * Always `undefined`: no hot cache of results. Replicas share the database, and another
-   * replica's write must be visible at once; checking whether a cached answer is still fresh
-   * would cost about as much as the recall itself.
+   * The schema's change token (change-token.ts): every replica's committed write changes it, and
+   * it is `undefined` (nothing cached) while a write is in progress. One short statement, far
+   * cheaper than the recall it saves.
    */
-  changeToken(): unknown {
-    return undefined;
+  changeToken(): Promise<string | undefined> {
+    return readChangeToken(this.#options.db, this.#options.schema);
   }
 
   /** Drops the cached query embeddings (on close). */

@@ -18,7 +18,7 @@ import { contextFromServer } from "./server-context.js";
 /** How long `--server` waits for the server before recalling from the store itself. */
 const SERVER_WAIT_MS = 700;
 
-interface HookOptions {
+export interface HookOptions {
   budgetMs?: number;
   namespace?: string;
   server?: boolean;
@@ -31,12 +31,12 @@ interface HookOptions {
  * when the store is missing, locked, slow or broken: the agent then runs without memory
  * instead of failing or waiting. The work itself runs in a child process (fail-open.ts).
  */
-const hookCommand: CommandHandler = async (context, args, options) => {
+const hookCommand: CommandHandler<HookOptions> = async (context, args, options) => {
   const [event, argument] = args as [string, string | undefined];
   if (!HOOK_EVENTS.includes(event as HookEvent)) {
     throw new UsageError(`unknown hook event ${event}: expected ${HOOK_EVENTS.join(", ")}`);
   }
-  const { budgetMs, namespace, server, inProcess } = options as HookOptions;
+  const { budgetMs, namespace, server, inProcess } = options;
   if (inProcess) return runInProcess(context, event as HookEvent, argument, { namespace, server });
 
   const childArgs = [

@@ -9,7 +9,7 @@ import { addCodexNotify, removeCodexNotify } from "./codex-config.js";
 
 export const HOOK_AGENTS = ["claude-code", "codex"] as const;
 
-interface InstallOptions {
+export interface InstallOptions {
   project?: boolean;
   user?: boolean;
   remove?: boolean;
@@ -23,9 +23,9 @@ interface InstallOptions {
  * idempotently (installing twice gives the same file; --remove takes only ours out). --print
  * shows the resulting file instead of writing it.
  */
-const hooksInstall: CommandHandler = async (context, args, options) => {
+const hooksInstall: CommandHandler<InstallOptions> = async (context, args, options) => {
   const [agent] = args as [string];
-  const { project, user, remove, print, server, command = "memory" } = options as InstallOptions;
+  const { project, user, remove, print, server, command = "memory" } = options;
   if (project && user) throw new UsageError("--project and --user exclude each other");
   if (command.trim() === "") throw new UsageError("--command must not be empty");
 

@@ -1,8 +1,8 @@
 import { namespaceInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { consolidateOne } from "../../agent-turns.js";
-import { ConflictDecisionSchema, ConsolidateRequestSchema } from "../../schemas.js";
+import { consolidate } from "../../operations/turns.js";
+import { ConflictDecisionSchema } from "../../wire/entry.js";
+import { ConsolidateRequestSchema } from "../../wire/requests.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, metadataOf, toolResult } from "../tool-results.js";
 import { turnInputs } from "./tool-inputs.js";
@@ -23,14 +23,8 @@ export const memoryConsolidate = defineTool({
     conflict: ConflictDecisionSchema.optional(),
     skipped: z.enum(["empty", "filtered"]).optional(),
   }),
-  async run(input, { memory, access, turnSettings }) {
-    const namespace = resolveNamespace(access, input.namespace);
-    const { daily, promoted, ...report } = await consolidateOne(
-      memory,
-      input,
-      namespace,
-      turnSettings,
-    );
+  async run(input, scope) {
+    const { daily, promoted, ...report } = await consolidate(input, scope);
     const lines: string[] = [];
     if (report.skipped === "empty") lines.push("Nothing to consolidate: the message is empty.");
     else if (report.skipped === "filtered")

@@ -1,9 +1,8 @@
-import { buildMemoryContext, MEMORY_CONTEXT_DEFAULTS } from "@memory/lifecycle";
+import { MEMORY_CONTEXT_DEFAULTS } from "@memory/lifecycle";
 import { contextInput, namespaceInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { defined } from "../../defined.js";
-import { ContextRequestSchema } from "../../schemas.js";
+import { buildContext } from "../../operations/recall.js";
+import { ContextRequestSchema } from "../../wire/requests.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, metadataOf, toolResult } from "../tool-results.js";
 
@@ -17,21 +16,15 @@ export const memoryContext = defineTool({
       .describe("The memories in the block, in block order (their text is in the block)."),
     truncated: z.boolean().describe("True when entries or characters were dropped to fit."),
   }),
-  async run(input, { memory, access, contextDefaults, signal }) {
-    const { message, namespace: requested, ...options } = input;
-    const namespace = resolveNamespace(access, requested);
+  async run(input, scope) {
     // memory.toml's auto_recall* under what the call gives, as POST /v1/context.
-    const built = await buildMemoryContext(
-      memory,
-      message,
-      defined({ ...contextDefaults, ...defined(options), namespace, signal }),
-    );
-    return toolResult(built.text === "" ? "No relevant memories." : built.text, {
+    const built = await buildContext(input, scope);
+    return toolResult(built.context === "" ? "No relevant memories." : built.context, {
       // The block holds each entry's content, cut to fit when long (maxEntryChars).
       entries: built.entries.map((entry) =>
         metadataOf(
           entry,
-          built.text.includes(entry.content)
+          built.context.includes(entry.content)
             ? entry.content.length
             : Math.min(entry.content.length, MEMORY_CONTEXT_DEFAULTS.maxEntryChars),
         ),

@@ -1,6 +1,6 @@
 import { forgetInput, namespaceInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
+import { forgetEntry } from "../../operations/entries.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { toolResult } from "../tool-results.js";
 
@@ -11,9 +11,8 @@ export const memoryForget = defineTool({
   outputSchema: z.object({
     deleted: z.boolean().describe("False when there was no memory with that key."),
   }),
-  async run(input, { memory, access }) {
-    const namespace = resolveNamespace(access, input.namespace);
-    const deleted = await memory.forget(input.key, { namespace });
+  async run(input, scope) {
+    const deleted = await forgetEntry(input, scope);
     return toolResult(
       deleted ? `Forgot "${input.key}".` : `There was no memory with key "${input.key}".`,
       { deleted },

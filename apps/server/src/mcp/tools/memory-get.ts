@@ -1,9 +1,11 @@
 import { InvalidInputError } from "@memory/api";
 import { entryHeader, namespaceInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { readMemoryFile } from "../../memory-files.js";
-import { FileResponseSchema, GetByKeyRequestSchema, INPUT_BOUNDS } from "../../schemas.js";
+import { findEntry } from "../../operations/entries.js";
+import { readFile } from "../../operations/files.js";
+import { INPUT_BOUNDS } from "../../wire/fields.js";
+import { GetByKeyRequestSchema } from "../../wire/requests.js";
+import { FileResponseSchema } from "../../wire/responses.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import {
   cutAt,
@@ -64,17 +66,16 @@ export const memoryGet = defineTool({
       .extend({ textChars: z.number().int(), textShown: z.number().int() })
       .optional(),
   }),
-  async run(input, { memory, access }) {
+  async run(input, scope) {
     if ((input.key === undefined) === (input.path === undefined))
       throw new InvalidInputError("memory_get needs either key or path, not both.");
     if (input.path !== undefined) {
       if (input.offset !== undefined)
         throw new InvalidInputError("offset goes with key; with path, use from and lines.");
-      const { text, ...file } = await readMemoryFile(memory, access, {
-        path: input.path,
-        from: input.from,
-        lines: input.lines,
-      });
+      const { text, ...file } = await readFile(
+        { path: input.path, from: input.from, lines: input.lines },
+        scope,
+      );
       const shown = cutAt(text, RESULT_MAX_CHARS);
       const marker =
         shown.length < text.length
@@ -87,8 +88,7 @@ export const memoryGet = defineTool({
     }
     if (input.from !== undefined || input.lines !== undefined)
       throw new InvalidInputError("from and lines go with path; with key, use offset.");
-    const namespace = resolveNamespace(access, input.namespace);
-    const entry = await memory.get(input.key as string, { namespace });
+    const entry = await findEntry({ key: input.key as string, namespace: input.namespace }, scope);
     if (!entry) return toolResult(`No memory with key "${input.key}".`, { found: false });
     const offset = Math.min(input.offset ?? 0, entry.content.length);
     const part = cutAt(entry.content.slice(offset), RESULT_MAX_CHARS);

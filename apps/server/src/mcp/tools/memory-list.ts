@@ -1,7 +1,6 @@
 import { LIST_DEFAULT_LIMIT, listInput, namespaceInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { defined } from "../../defined.js";
+import { listEntries as listStoredEntries } from "../../operations/entries.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "../tool-results.js";
 
@@ -17,11 +16,12 @@ export const memoryList = defineTool({
       .optional()
       .describe("The offset of the next page, when entries were left out to bound the answer."),
   }),
-  async run(input, { memory, access }) {
-    const namespace = resolveNamespace(access, input.namespace);
+  async run(input, scope) {
     const offset = input.offset ?? 0;
-    const found = await memory.list(
-      defined({ ...input, limit: input.limit ?? LIST_DEFAULT_LIMIT, namespace }),
+    // A smaller page than GET /v1/memories' (100): a tool answer is bounded (tool-results.ts).
+    const found = await listStoredEntries(
+      { ...input, limit: input.limit ?? LIST_DEFAULT_LIMIT },
+      scope,
     );
     const listing = listEntries(found, () => "- ");
     if (found.length === 0)

@@ -1,7 +1,6 @@
-import { namespaceInput, RECALL_DEFAULT_LIMIT, recallInput } from "@memory/tools";
+import { namespaceInput, recallInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { defined } from "../../defined.js";
+import { recallEntries } from "../../operations/recall.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "../tool-results.js";
 
@@ -16,13 +15,8 @@ export const memoryRecall = defineTool({
       .int()
       .describe("Results left out to keep the result within its size bound."),
   }),
-  async run(input, { memory, access, signal }) {
-    const { query, namespace: requested, ...rest } = input;
-    const namespace = resolveNamespace(access, requested);
-    const found = await memory.recall(
-      query,
-      defined({ ...rest, limit: rest.limit ?? RECALL_DEFAULT_LIMIT, namespace, signal }),
-    );
+  async run(input, scope) {
+    const found = await recallEntries(input, scope);
     const listing = listEntries(found, (index) => `${index + 1}. `);
     const more =
       listing.omitted === 0

@@ -1,9 +1,8 @@
 import { FACT_KINDS } from "@memory/lifecycle";
 import { namespaceInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { rememberOne } from "../../agent-turns.js";
-import { RememberRequestSchema } from "../../schemas.js";
+import { rememberTurn } from "../../operations/turns.js";
+import { RememberRequestSchema } from "../../wire/requests.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import {
   cutAt,
@@ -27,12 +26,8 @@ export const memoryRemember = defineTool({
   }),
   // An agent should not see a tool that can only fail.
   available: ({ chatModel }) => chatModel !== null,
-  async run(input, { memory, access, chatModel, turnSettings, signal }) {
-    const namespace = resolveNamespace(access, input.namespace);
-    const remembered = await rememberOne(memory, chatModel, input, namespace, {
-      ...turnSettings,
-      signal,
-    });
+  async run(input, scope) {
+    const remembered = await rememberTurn(input, scope);
     const facts = remembered.facts.map((fact) => {
       const content = cutAt(fact.content, LIST_ENTRY_MAX_CHARS);
       return { fact, content };

@@ -1,8 +1,6 @@
-import { contentKey } from "@memory/api";
 import { namespaceInput, storeInput } from "@memory/tools";
 import { z } from "zod";
-import { resolveNamespace } from "../../access.js";
-import { defined } from "../../defined.js";
+import { storeEntry } from "../../operations/entries.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, metadataOf, toolResult } from "../tool-results.js";
 
@@ -11,11 +9,9 @@ export const memoryStore = defineTool({
   // POST /v1/memories' fields and bounds (without `embedding`, key optional), described once.
   inputSchema: z.object({ ...storeInput, namespace: namespaceInput }).strict(),
   outputSchema: z.object({ entry: EntryMetadataSchema }),
-  async run(input, { memory, access }) {
-    const namespace = resolveNamespace(access, input.namespace);
+  async run(input, scope) {
     // Without a key, the one `memory store` derives: the same text stays one memory.
-    const key = input.key ?? contentKey(input.content);
-    const entry = await memory.store(defined({ ...input, key, namespace }));
+    const entry = await storeEntry(input, scope);
     const superseded = entry.conflict?.superseded ?? [];
     const replaced =
       superseded.length === 0 ? "" : ` It replaces the older memory ${superseded.join(", ")}.`;

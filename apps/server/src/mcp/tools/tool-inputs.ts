@@ -1,5 +1,5 @@
 import { writeSessionIdInput } from "@memory/tools";
-import { ConsolidateRequestSchema } from "../../schemas.js";
+import { ConsolidateRequestSchema } from "../../wire/requests.js";
 
 /** The turn fields of memory_consolidate and memory_remember (their HTTP bodies' fields). */
 export const turnInputs = {

@@ -1,0 +1,12 @@
+import { parsePort } from "../option-parsers.js";
+import { defineCommand } from "./command-registration.js";
+
+export const serveCommand = defineCommand((parent, action) => {
+  parent
+    .command("serve")
+    .description("start the HTTP JSON API (delegates to @memory/server)")
+    .option("--host <host>", "interface to listen on")
+    .option("-p, --port <port>", "port to listen on (0: any free port)", parsePort)
+    .option("--allow-unauthenticated-loopback", "serve without tokens (loopback hosts only)")
+    .action(action(() => import("../../commands/serve.js")));
+});

@@ -1,0 +1,112 @@
+import type { MemoryEntry, RecallExplain } from "@memory/api";
+import { z } from "zod";
+import { category, named, timestamp } from "./fields.js";
+
+export const RecallExplainSchema = named(
+  "RecallExplain",
+  z
+    .object({
+      mode: z.enum(["hybrid", "bm25", "embedding"]),
+      source: z.enum(["keyword", "vector", "hybrid", "like", "recent", "external"]),
+      strategy: z.enum(["rrf", "weighted"]).optional(),
+      keywordRank: z.number().optional(),
+      keywordScore: z.number().optional().describe("Raw BM25 with the namespace's statistics."),
+      keywordRelevance: z.number().optional().describe("Keyword part of relevance, 0..1."),
+      vectorRank: z.number().optional(),
+      cosine: z.number().optional(),
+      vectorRelevance: z.number().optional().describe("Vector part of relevance, 0..1."),
+      rrf: z.number().optional().describe("Rank-fusion value that ordered the result (rrf only)."),
+      intent: z
+        .number()
+        .optional()
+        .describe(
+          "Factor from what the query asks (a question meeting a question, a when-question meeting a time, a named speaker); absent when 1.",
+        ),
+      context: z
+        .number()
+        .optional()
+        .describe(
+          "What the entry's session (adjacent turns, its best other match) added to its relevance; absent when nothing.",
+        ),
+      fused: z
+        .number()
+        .describe("Relevance before decay, 0..1 (its own, adjusted by intent, raised by context)."),
+      decay: z.number(),
+      importance: z.number().optional(),
+      earlyReturn: z.boolean().optional(),
+      degraded: z.string().optional(),
+    })
+    .describe("The parts of a recall score."),
+);
+
+export const ConflictDecisionSchema = named(
+  "ConflictDecision",
+  z
+    .object({
+      mode: z.enum(["jaccard", "combined"]),
+      threshold: z.number(),
+      superseded: z.array(z.string()).describe("Keys of the older entries it superseded."),
+      candidates: z.array(
+        z.object({
+          key: z.string(),
+          jaccard: z.number(),
+          cosine: z.number().optional(),
+          bm25: z.number(),
+          similarity: z.number(),
+          signals: z.object({
+            negationReversal: z.number(),
+            preferenceChange: z.number(),
+            temporalShift: z.number(),
+            total: z.number(),
+          }),
+          score: z.number(),
+          differentSubject: z.string().optional(),
+          superseded: z.boolean(),
+        }),
+      ),
+    })
+    .describe(
+      "A conflict check: the older entries looked at, their scores, and which were superseded.",
+    ),
+);
+
+export const MemoryEntrySchema = named(
+  "MemoryEntry",
+  z.object({
+    id: z.string(),
+    key: z.string(),
+    content: z.string(),
+    category,
+    namespace: z.string(),
+    sessionId: z.string().optional(),
+    importance: z.number().min(0).max(1).optional(),
+    supersededBy: z.string().optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    score: z.number().optional().describe("Recall only."),
+    explain: RecallExplainSchema.optional().describe("Recall only."),
+    embedding: z.array(z.number()).optional().describe("Only when asked for."),
+    source: z
+      .object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })
+      .optional()
+      .describe("Recall only, Markdown backend: the file and lines the result comes from."),
+    conflict: ConflictDecisionSchema.optional().describe(
+      "Store only, with conflict_mode on: the conflict check of the stored entry.",
+    ),
+  }),
+);
+
+/**
+ * The wire shapes must say what the contract returns, field for field: adding a field to
+ * `RecallExplain` or `MemoryEntry` in @memory/api without adding it here fails the typecheck
+ * (the document would otherwise omit a field the API sends).
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Keys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+const explainFieldsMatch: Same<
+  Keys<z.output<typeof RecallExplainSchema>>,
+  Keys<RecallExplain>
+> = true;
+const entryFieldsMatch: Same<Keys<z.output<typeof MemoryEntrySchema>>, Keys<MemoryEntry>> = true;
+void explainFieldsMatch;
+void entryFieldsMatch;
