@@ -32,7 +32,17 @@ function rejection(index: number, raw: unknown, code: string, message: string): 
  * stops it with a typed error that counts what was committed; an abort stops it between batches
  * and resolves with `interrupted: true`. Each batch is one driver write (all or nothing).
  */
-export async function importEntries(
+export function importEntries(
+  context: FacadeContext,
+  entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  const load = () => importLoop(context, entries, options);
+  // A driver that makes a long series of batches cheaper (PostgreSQL builds indexes once) wraps them.
+  return context.driver.bulkLoad ? context.driver.bulkLoad(load) : load();
+}
+
+async function importLoop(
   context: FacadeContext,
   entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
   options: ImportOptions,

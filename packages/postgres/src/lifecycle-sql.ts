@@ -1,15 +1,5 @@
-import {
-  type DeleteFilter,
-  type DeleteReport,
-  type JobState,
-  type Lease,
-  leaseFromRow,
-  normalizeDeleteFilter,
-  serializeJobState,
-  validateLease,
-  validateLeaseName,
-  validateLeaseTtl,
-} from "@memory/api";
+import type { DeleteReport, DeleteWhere, DriverLeases, Lease } from "@memory/api";
+import { leaseFromRow } from "@memory/api";
 import type { Database } from "./database.js";
 import { Params } from "./sql.js";
 
@@ -23,13 +13,14 @@ import { Params } from "./sql.js";
 export async function deleteMatchingEntries(
   db: Database,
   memories: string,
-  filter: DeleteFilter,
+  normalized: DeleteWhere,
 ): Promise<DeleteReport> {
-  const normalized = normalizeDeleteFilter(filter);
   const params = new Params();
   const scope: string[] = [];
   if (normalized.namespace !== undefined)
     scope.push(`namespace = ${params.add(normalized.namespace)}`);
+  if (normalized.sessionId !== undefined)
+    scope.push(`session_id = ${params.add(normalized.sessionId)}`);
   if (normalized.categories !== undefined)
     scope.push(`category = ANY(${params.add(normalized.categories)}::text[])`);
   const eligible: string[] = [];
@@ -78,75 +69,54 @@ interface LeaseRow {
 }
 
 /**
- * One INSERT ... ON CONFLICT DO UPDATE: PostgreSQL locks the conflicting row and evaluates the
- * WHERE on its latest committed version, so of concurrent acquirers exactly one wins a free or
- * expired lease. An expired lease changes hands with token + 1; a live one is extended only
- * for its holder, same token; otherwise nothing is written and no row comes back.
+ * Leases and job states in the schema's tables; the facade validated names, TTLs and JSON.
+ *
+ * `acquire` is one INSERT ... ON CONFLICT DO UPDATE: PostgreSQL locks the conflicting row and
+ * evaluates the WHERE on its latest committed version, so of concurrent acquirers exactly one
+ * wins a free or expired lease. An expired lease changes hands with token + 1; a live one is
+ * extended only for its holder, same token; otherwise nothing is written and no row comes back.
+ * `release` expires the lease (the row stays so the token keeps counting) only for its holder.
  */
-export async function acquireLease(
-  db: Database,
-  schema: string,
-  now: () => number,
-  name: string,
-  holder: string,
-  ttlMs: number,
-): Promise<Lease | null> {
-  const leaseName = validateLeaseName(name);
-  const leaseHolder = validateLeaseName(holder, "lease holder");
-  const ttl = validateLeaseTtl(ttlMs);
-  const time = now();
-  const result = await db.query<LeaseRow>(
-    "acquireLease",
-    `INSERT INTO ${schema}.leases AS l (name, holder, token, expires_at) VALUES ($1, $2, 1, $3)
-     ON CONFLICT (name) DO UPDATE SET
-       token = CASE WHEN l.expires_at <= $4 THEN l.token + 1 ELSE l.token END,
-       holder = EXCLUDED.holder,
-       expires_at = EXCLUDED.expires_at
-     WHERE l.expires_at <= $4 OR l.holder = EXCLUDED.holder
-     RETURNING name, holder, token, expires_at`,
-    [leaseName, leaseHolder, time + ttl, time],
-  );
-  const row = result.rows[0];
-  return row ? leaseFromRow({ ...row, expiresAtMs: row.expires_at }) : null;
-}
-
-/** Expires the lease (the row stays so the token keeps counting) only for its current holder. */
-export async function releaseLease(db: Database, schema: string, lease: Lease): Promise<boolean> {
-  const { name, holder, token } = validateLease(lease);
-  const result = await db.query(
-    "releaseLease",
-    `UPDATE ${schema}.leases SET expires_at = 0 WHERE name = $1 AND holder = $2 AND token = $3`,
-    [name, holder, token],
-  );
-  return (result.rowCount ?? 0) > 0;
-}
-
-export async function getJobState(
-  db: Database,
-  schema: string,
-  job: string,
-): Promise<JobState | null> {
-  const result = await db.query<{ state: string }>(
-    "getJobState",
-    `SELECT state FROM ${schema}.job_state WHERE job = $1`,
-    [validateLeaseName(job, "job name")],
-  );
-  const row = result.rows[0];
-  return row ? (JSON.parse(row.state) as JobState) : null;
-}
-
-export async function setJobState(
-  db: Database,
-  schema: string,
-  job: string,
-  state: JobState,
-): Promise<void> {
-  const name = validateLeaseName(job, "job name");
-  const text = serializeJobState(state);
-  await db.query(
-    "setJobState",
-    `INSERT INTO ${schema}.job_state (job, state, updated_at) VALUES ($1, $2, now())
-     ON CONFLICT (job) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
-    [name, text],
-  );
+export function postgresLeases(db: Database, schema: string): DriverLeases {
+  return {
+    async acquire(name, holder, ttlMs, nowMs): Promise<Lease | null> {
+      const result = await db.query<LeaseRow>(
+        "acquireLease",
+        `INSERT INTO ${schema}.leases AS l (name, holder, token, expires_at) VALUES ($1, $2, 1, $3)
+         ON CONFLICT (name) DO UPDATE SET
+           token = CASE WHEN l.expires_at <= $4 THEN l.token + 1 ELSE l.token END,
+           holder = EXCLUDED.holder,
+           expires_at = EXCLUDED.expires_at
+         WHERE l.expires_at <= $4 OR l.holder = EXCLUDED.holder
+         RETURNING name, holder, token, expires_at`,
+        [name, holder, nowMs + ttlMs, nowMs],
+      );
+      const row = result.rows[0];
+      return row ? leaseFromRow({ ...row, expiresAtMs: row.expires_at }) : null;
+    },
+    async release({ name, holder, token }): Promise<boolean> {
+      const result = await db.query(
+        "releaseLease",
+        `UPDATE ${schema}.leases SET expires_at = 0 WHERE name = $1 AND holder = $2 AND token = $3`,
+        [name, holder, token],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+    async readJobState(job): Promise<string | null> {
+      const result = await db.query<{ state: string }>(
+        "getJobState",
+        `SELECT state FROM ${schema}.job_state WHERE job = $1`,
+        [job],
+      );
+      return result.rows[0]?.state ?? null;
+    },
+    async writeJobState(job, json): Promise<void> {
+      await db.query(
+        "setJobState",
+        `INSERT INTO ${schema}.job_state (job, state, updated_at) VALUES ($1, $2, now())
+         ON CONFLICT (job) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
+        [job, json],
+      );
+    },
+  };
 }

@@ -1,11 +1,16 @@
 import {
   ConfigError,
   type EmbeddingProvider,
+  type EmbeddingWorkerOptions,
   type RetrievalSettings,
-  resolveRetrievalSettings,
 } from "@memory/api";
 import type pg from "pg";
-import type { PostgresWorkerOptions } from "./deferred-embeddings.js";
+
+/** The deferred-embedding worker's timing (tests inject `sleep`) plus the entries per batch. */
+export interface PostgresWorkerOptions extends EmbeddingWorkerOptions {
+  /** Entries per provider call (and per read of pending rows). Default 64. */
+  batchSize?: number;
+}
 
 /** HNSW tuning (pgvector). */
 export interface HnswOptions {
@@ -75,13 +80,10 @@ export const DEFAULT_HNSW: Required<HnswOptions> = {
   buildMemoryMb: 1024,
 };
 
+/** The driver's options, validated; the retrieval settings are the facade's (validated there). */
 export interface ResolvedPostgresOptions {
   schema: string;
-  /** Validated, with every default of memory.toml applied. */
-  retrieval: RetrievalSettings;
-  deferEmbedding: boolean;
   embeddingCacheMax: number;
-  logger: (message: string) => void;
   hnsw: Required<HnswOptions>;
 }
 
@@ -90,7 +92,7 @@ export const DEFAULT_EMBEDDING_CACHE_MAX = 10_000;
 // Schema names end up inside identifiers and advisory-lock keys; keep them boring.
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Validates the options (no I/O) and applies defaults. */
+/** Validates the storage options (no I/O) and applies defaults. */
 export function resolvePostgresOptions(options: PostgresMemoryOptions): ResolvedPostgresOptions {
   if (!options.pool && !options.connectionString) {
     throw new ConfigError(
@@ -108,7 +110,6 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       "PostgreSQL memory options: `settings` was replaced by top-level camelCase retrieval options (searchMode, mergeStrategy, minScore, ...) and deferEmbedding, as in @memory/sqlite.",
     );
   }
-  const retrieval = resolveRetrievalSettings(options);
   const deferEmbedding = options.deferEmbedding ?? false;
   if (typeof deferEmbedding !== "boolean") {
     throw new ConfigError(
@@ -121,7 +122,6 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `embeddingCacheMax must be an integer >= 0 (embedding_cache_max), got ${JSON.stringify(embeddingCacheMax)}.`,
     );
   }
-  const logger = options.logger ?? ((message: string) => console.warn(message));
   const hnsw = { ...DEFAULT_HNSW, ...options.hnsw };
   for (const [name, value] of Object.entries(hnsw)) {
     if (!Number.isInteger(value) || value < 1) {
@@ -141,5 +141,5 @@ export function resolvePostgresOptions(options: PostgresMemoryOptions): Resolved
       `hybridExecution must be "concurrent" or "single" (it is ignored), got ${JSON.stringify(hybridExecution)}.`,
     );
   }
-  return { schema, retrieval, deferEmbedding, embeddingCacheMax, logger, hnsw };
+  return { schema, embeddingCacheMax, hnsw };
 }

@@ -52,7 +52,7 @@ export function contentHash(content: string): string {
  * vector, or length -1 for NULL). Sent as a Buffer, it reaches the server without any text.
  */
 export function encodeVectorArray(
-  vectors: readonly (readonly number[] | undefined)[],
+  vectors: readonly (ArrayLike<number> | undefined)[],
   elementOid: number,
 ): Buffer {
   let size = 20;

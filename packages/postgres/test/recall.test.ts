@@ -473,6 +473,61 @@ describe("postgres: bulk import", () => {
   });
 });
 
+describe("postgres: bulk load", () => {
+  it("builds the indexes of empty tables once: absent while a large import runs, present after", async () => {
+    const memory = create({ embedder: createTestEmbedder() });
+    const indexes = async () =>
+      (
+        await admin<{ indexname: string }>(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = $1",
+          [memory.schema],
+        )
+      ).map((row) => row.indexname);
+    await memory.init();
+    expect(await indexes()).toEqual(
+      expect.arrayContaining(["memories_search", "memory_vectors_hnsw"]),
+    );
+    const during: string[][] = [];
+    async function* entries(): AsyncGenerator<ImportEntry> {
+      for (let i = 0; i < 6000; i++) {
+        // Asked for once the first batch (5,000 entries) is committed.
+        if (i === 5500) during.push(await indexes());
+        yield { key: `k${i}`, content: `bulk entry ${i} about orchards` };
+      }
+    }
+    const report = await memory.importEntries(entries());
+    expect(report).toEqual({ imported: 6000, rejected: [] });
+    expect(during[0]).not.toContain("memories_search");
+    expect(during[0]).not.toContain("memory_vectors_hnsw");
+    expect(await indexes()).toEqual(
+      expect.arrayContaining(["memories_search", "memory_vectors_hnsw"]),
+    );
+    expect((await memory.recall("orchards 5999", { mode: "hybrid", limit: 1 }))[0]?.key).toBe(
+      "k5999",
+    );
+  });
+
+  it("keeps the indexes of a table that already holds entries", async () => {
+    const memory = create();
+    await memory.store({ key: "first", content: "already here" });
+    let during: string[] = [];
+    async function* entries(): AsyncGenerator<ImportEntry> {
+      for (let i = 0; i < 5500; i++) {
+        if (i === 5200)
+          during = (
+            await admin<{ indexname: string }>(
+              "SELECT indexname FROM pg_indexes WHERE schemaname = $1",
+              [memory.schema],
+            )
+          ).map((row) => row.indexname);
+        yield { key: `k${i}`, content: `entry ${i}` };
+      }
+    }
+    await memory.importEntries(entries());
+    expect(during).toContain("memories_search");
+  });
+});
+
 describe("postgres: options", () => {
   it("takes the retrieval options of @memory/api and rejects the old settings object", async () => {
     const memory = create({ searchMode: "bm25", minScore: 0 });

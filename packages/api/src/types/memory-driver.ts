@@ -234,6 +234,12 @@ export interface MemoryDriver {
   readonly recallStages: RecallStages;
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
+  /**
+   * Optional: wraps a whole import (its many write batches), so that a driver can make them
+   * cheaper while it runs (PostgreSQL drops the indexes of tables that were empty and builds
+   * each once at the end). Every batch inside stays atomic; readers see every committed batch.
+   */
+  bulkLoad?<T>(work: () => Promise<T>): Promise<T>;
   /** Present when the driver keeps a persistent embedding cache. */
   readonly embeddingCache?: DriverEmbeddingCache;
   health(): Promise<DriverHealth>;
