@@ -184,7 +184,11 @@ export class MemoryFacade implements Memory {
   }
 
   recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
-    return this.#use((context) => context.engine.recall(query, options));
+    return this.#use(async (context) => {
+      const found = await context.engine.recall(query, options);
+      const { driver } = context;
+      return driver.supplementRecall ? driver.supplementRecall(query, options, found) : found;
+    });
   }
 
   list(options: ListOptions = {}): Promise<MemoryEntry[]> {
@@ -260,7 +264,9 @@ export class MemoryFacade implements Memory {
 
   async flush(options: FlushOptions = {}): Promise<void> {
     if (this.#closed) throw new MemoryClosedError(this.name);
-    await this.#context?.worker.flush(options.timeoutMs ?? 30_000);
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    await this.#context?.worker.flush(timeoutMs);
+    await this.#context?.driver.flush?.(timeoutMs);
   }
 
   /** Drains deferred embeddings (up to `closeTimeoutMs`), then closes the driver. Idempotent. */

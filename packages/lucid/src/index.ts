@@ -7,6 +7,7 @@ export {
 export { externalKey } from "./external-results.js";
 export { fillTemplate, LucidCommandError, type LucidFailureKind } from "./lucid-cli.js";
 export { type ContextLine, type ParsedContext, parseLucidContext } from "./lucid-context-parser.js";
+export { decorateWithLucid } from "./lucid-driver.js";
 export { createLucidMemory, LucidMemory } from "./lucid-memory.js";
 export {
   DEFAULT_CONTEXT_ARGS,

@@ -1,4 +1,9 @@
-import { ConfigError, type Memory, resolveRetrievalSettings, type TextLanguage } from "@memory/api";
+import {
+  ConfigError,
+  type MemoryDriver,
+  resolveRetrievalSettings,
+  type TextLanguage,
+} from "@memory/api";
 import type { SqliteMemoryOptions } from "@memory/sqlite";
 
 /**
@@ -7,10 +12,16 @@ import type { SqliteMemoryOptions } from "@memory/sqlite";
  * recalls that found little locally.
  */
 export interface LucidMemoryOptions {
-  /** Options of the local SQLite store this package creates (and closes). Ignored with `local`. */
+  /**
+   * Options of the local SQLite store this package creates (and closes). With `local`, only the
+   * facade's part applies (embedder, `[memory]` settings, logger, clock).
+   */
   sqlite?: SqliteMemoryOptions;
-  /** An open local memory to use instead of `sqlite`; it is never closed by this package. */
-  local?: Memory;
+  /**
+   * The local store's driver to decorate instead of SQLite's (any `MemoryDriver`); the memory
+   * opens and closes it like its own.
+   */
+  local?: MemoryDriver;
   /** The external command. Default `lucid`. Run directly, never through a shell. */
   command?: string;
   /** Arguments put before every sub-command (e.g. `["fake-lucid.mjs"]` with `command: "node"`). Default none. */

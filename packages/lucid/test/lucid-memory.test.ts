@@ -319,17 +319,30 @@ describe("lifecycle", () => {
     expect(contextCalls(log)).toEqual([["context", "--", "shebang path"]]);
   });
 
-  it("does not close a local memory it was given", async () => {
+  // Lucid is a decorator of any driver, not a wrapper of SQLite: here the in-memory one.
+  it("decorates the driver given as local: syncs its writes and supplements its recalls", async () => {
     const dir = tempDir();
-    const { createSqliteMemory } = await import("@memory/sqlite");
-    const local = createSqliteMemory({ path: join(dir, "brain.db"), logger: () => {} });
-    const memory = createLucidMemory({ local, command: join(dir, "missing"), logger: () => {} });
-    await memory.store({ key: "k", content: "v" });
+    const log = join(dir, "calls.jsonl");
+    const { createInMemoryDriver } = await import("@memory/core");
+    const memory = createLucidMemory({
+      ...fakeLucid({ FAKE_LUCID_LOG: log }),
+      local: createInMemoryDriver(),
+      logger: () => {},
+      syncRetryDelayMs: 0,
+      recallTimeoutMs: 60_000,
+      storeTimeoutMs: 60_000,
+    });
+    open.push(memory);
+    await memory.store({ key: "k", content: "the pipeline runbook" });
+    await memory.flush();
+    expect(storeCalls(log)).toHaveLength(1);
+    await memory.recall("pipeline", { minScore: 0 });
+    expect(contextCalls(log)).toEqual([["context", "--", "pipeline"]]);
+    const report = await memory.healthCheck();
+    expect(report.backend).toBe("lucid");
+    expect(report.details.local).toBe("memory");
     await memory.close();
-    await memory.close();
-    expect((await local.get("k"))!.content).toBe("v");
     await expect(memory.get("k")).rejects.toMatchObject({ code: "BACKEND_UNAVAILABLE" });
-    await local.close();
   });
 
   it("declares the local store's capabilities", async () => {

@@ -6,7 +6,12 @@ export {
   sqliteOptionsFromConfig,
 } from "./create-memory-from-config.js";
 export { SqliteDriver, type SqliteDriverOptions } from "./sqlite-driver.js";
-export { createSqliteMemory, SqliteMemory } from "./sqlite-memory.js";
+export {
+  createSqliteDriver,
+  createSqliteMemory,
+  SqliteMemory,
+  sqliteFacadeOptions,
+} from "./sqlite-memory.js";
 export {
   type ResolvedSqliteOptions,
   resolveSqliteOptions,

@@ -3,8 +3,8 @@ import { MemoryFacade, type MemoryFacadeOptions } from "@memory/core";
 import { SqliteDriver } from "./sqlite-driver.js";
 import type { SqliteMemoryOptions } from "./sqlite-options.js";
 
-/** The facade's part of the options: provider, retrieval settings, embedding jobs, clock. */
-function facadeOptions(options: SqliteMemoryOptions): MemoryFacadeOptions {
+/** The facade's part of the SQLite options: provider, retrieval settings, embedding jobs, clock. */
+export function sqliteFacadeOptions(options: SqliteMemoryOptions): MemoryFacadeOptions {
   const settings: Partial<RetrievalSettings> = {};
   for (const name of RETRIEVAL_SETTING_NAMES) {
     if (options[name] !== undefined) Object.assign(settings, { [name]: options[name] });
@@ -22,6 +22,17 @@ function facadeOptions(options: SqliteMemoryOptions): MemoryFacadeOptions {
   return facade;
 }
 
+/** The SQLite driver of these options (decorators such as `@memory/lucid` wrap it). */
+export function createSqliteDriver(options: SqliteMemoryOptions = {}): SqliteDriver {
+  return new SqliteDriver({
+    ...(options.path === undefined ? {} : { path: options.path }),
+    ...(options.database === undefined ? {} : { database: options.database }),
+    ...(options.embeddingCacheMax === undefined
+      ? {}
+      : { embeddingCacheMax: options.embeddingCacheMax }),
+  });
+}
+
 /**
  * The embedded default backend: `@memory/core`'s facade over the SQLite driver
  * (better-sqlite3 + FTS5 + an in-memory int8 vector index). Nothing is opened until the first
@@ -29,16 +40,7 @@ function facadeOptions(options: SqliteMemoryOptions): MemoryFacadeOptions {
  */
 export class SqliteMemory extends MemoryFacade {
   constructor(options: SqliteMemoryOptions = {}) {
-    super(
-      new SqliteDriver({
-        ...(options.path === undefined ? {} : { path: options.path }),
-        ...(options.database === undefined ? {} : { database: options.database }),
-        ...(options.embeddingCacheMax === undefined
-          ? {}
-          : { embeddingCacheMax: options.embeddingCacheMax }),
-      }),
-      facadeOptions(options),
-    );
+    super(createSqliteDriver(options), sqliteFacadeOptions(options));
   }
 }
 

@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { FileBackedMemory } from "./file-backed.js";
 import type { DeleteReport, Lease } from "./lifecycle.js";
 import type { Capabilities } from "./memory.js";
-import type { MemoryEntry } from "./memory-entry.js";
+import type { MemoryEntry, RecallOptions } from "./memory-entry.js";
 
 /**
  * What the facade of `@memory/core` hands a driver when it opens it. Everything here is already
@@ -245,4 +245,19 @@ export interface MemoryDriver {
   health(): Promise<DriverHealth>;
   /** The file-backed extension (`capabilities.fileBacked`); the facade exposes it as `files`. */
   readonly files?: FileBackedMemory;
+  /**
+   * Optional external source, for decorators such as `@memory/lucid`: the facade calls it after
+   * every recall with the engine's (already validated, filtered, limited) results, and answers
+   * what it returns. A supplement must never fail the recall because its source failed.
+   */
+  supplementRecall?(
+    query: string,
+    options: RecallOptions,
+    found: MemoryEntry[],
+  ): Promise<MemoryEntry[]>;
+  /**
+   * Optional: waits up to `timeoutMs` for the driver's own background work (a decorator's syncs),
+   * after the facade's deferred embeddings; rejects with `MemoryTimeoutError` when some is left.
+   */
+  flush?(timeoutMs: number): Promise<void>;
 }
