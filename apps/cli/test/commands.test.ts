@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { defaultConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, runMemory, Workspace } from "./helpers/run-memory.js";
 

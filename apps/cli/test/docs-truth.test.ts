@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { CONFIG_TABLE_KEYS, MEMORY_SETTING_KEYS } from "@memory/api";
+import { MEMORY_SETTING_KEYS } from "@memory/api";
+import { CONFIG_TABLE_KEYS } from "@memory/core";
 import { serverSettingsSchema } from "@memory/server";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";

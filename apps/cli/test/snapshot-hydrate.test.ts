@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { formatSnapshot, type MemoryEntry } from "@memory/api";
+import type { MemoryEntry } from "@memory/api";
+import { formatSnapshot } from "@memory/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, cleanEnv, json, requireBuiltCli, Workspace } from "./helpers/run-memory.js";
 

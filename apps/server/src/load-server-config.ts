@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { loadConfig, type MemoryConfig } from "@memory/api";
+import type { MemoryConfig } from "@memory/api";
+import { loadConfig } from "@memory/core";
 
 export interface ServerConfig {
   config: MemoryConfig;

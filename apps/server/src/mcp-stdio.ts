@@ -1,4 +1,5 @@
-import { type ChatModel, defaultConfig, type Memory, type MemoryConfig } from "@memory/api";
+import type { ChatModel, Memory, MemoryConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { resolveChatModel } from "@memory/embeddings";
 import { memoryContextOptionsFromConfig } from "@memory/lifecycle";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";

@@ -1,11 +1,5 @@
-import {
-  type EmbeddingProvider,
-  embeddingsDisabled,
-  type Memory,
-  type MemoryConfig,
-  openConfiguredMemory,
-  resolveConfiguredProvider,
-} from "@memory/api";
+import type { EmbeddingProvider, Memory, MemoryConfig } from "@memory/api";
+import { embeddingsDisabled, openConfiguredMemory, resolveConfiguredProvider } from "@memory/core";
 import { banner, type Logger, stderrLogger } from "./logger.js";
 
 export interface OpenMemoryOptions {

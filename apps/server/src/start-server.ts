@@ -1,13 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import {
-  type ChatModel,
-  ConfigError,
-  defaultConfig,
-  type Memory,
-  type MemoryConfig,
-} from "@memory/api";
+import { type ChatModel, ConfigError, type Memory, type MemoryConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { resolveChatModel } from "@memory/embeddings";
 import {
   configuredJobs,

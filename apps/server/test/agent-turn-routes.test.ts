@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { contentKey, type EmbeddingProvider, loadConfig, type Memory } from "@memory/api";
+import type { EmbeddingProvider, Memory } from "@memory/api";
+import { contentKey, loadConfig } from "@memory/core";
 import { ChatServer, createTestEmbedder } from "@memory/testkit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

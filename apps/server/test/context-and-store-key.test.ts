@@ -1,4 +1,4 @@
-import { contentKey, loadConfig } from "@memory/api";
+import { contentKey, loadConfig } from "@memory/core";
 import { createInMemoryMemory, createTestEmbedder } from "@memory/testkit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -1,4 +1,5 @@
-import { type EmbeddingProvider, loadConfig, type Memory } from "@memory/api";
+import type { EmbeddingProvider, Memory } from "@memory/api";
+import { loadConfig } from "@memory/core";
 import { createInMemoryMemory, createTestEmbedder } from "@memory/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Logger, openMemory } from "../src/index.js";

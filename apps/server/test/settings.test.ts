@@ -1,4 +1,4 @@
-import { CONFIG_TABLE_KEYS } from "@memory/api";
+import { CONFIG_TABLE_KEYS } from "@memory/core";
 import { describe, expect, it } from "vitest";
 import {
   assertSafeAuth,

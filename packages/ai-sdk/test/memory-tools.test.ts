@@ -1,4 +1,4 @@
-import { contentKey } from "@memory/api";
+import { contentKey } from "@memory/core";
 import { generateText, stepCountIs } from "ai";
 import { describe, expect, it } from "vitest";
 import { memoryTools } from "../src/index.js";

@@ -1,103 +1,9 @@
-export { AUTOSAVE_SKIP_PREFIXES, shouldAutosave } from "./algorithms/autosave-filter.js";
-export { indexTokens } from "./algorithms/bm25.js";
-export { type ChunkOptions, chunkMarkdown, type MarkdownChunk } from "./algorithms/chunker.js";
-export {
-  CONTRADICTION_FACTOR,
-  CONTRADICTION_WEIGHTS,
-  type ConflictInput,
-  type ConflictMode,
-  type ConflictResult,
-  type ContradictionSignals,
-  contradictionSignals,
-  DEFAULT_CONFLICT_THRESHOLD,
-  detectConflict,
-} from "./algorithms/contradiction.js";
-export { cosineSimilarity, l2Normalize } from "./algorithms/cosine.js";
-export { ageInDays, DEFAULT_HALF_LIFE_DAYS, decayFactor } from "./algorithms/decay.js";
-export { DEFAULT_RRF_K, rrfContribution } from "./algorithms/fusion.js";
-export {
-  baseImportance,
-  CATEGORY_BASE_IMPORTANCE,
-  computeImportance,
-  HIGH_SIGNAL_WORDS,
-} from "./algorithms/importance.js";
-export { jaccardSimilarity, wordSet } from "./algorithms/jaccard.js";
-export { porterStem } from "./algorithms/porter-stemmer.js";
-export { RecallCache } from "./algorithms/recall-cache.js";
-export {
-  cjkBigrams,
-  cjkIndexText,
-  escapeLike,
-  hasCjk,
-  isMatchAllQuery,
-  likeFallbackKeywords,
-} from "./algorithms/search-terms.js";
-export { ENGLISH_STOP_WORDS, isStopWord } from "./algorithms/stop-words.js";
-export type {
-  BackendDoctorHints,
-  IgnoredSettings,
-  ModuleLoader,
-  StoreDescription,
-} from "./config/backend-module.js";
 export {
   MEMORY_SETTING_KEYS,
   type MemoryConfig,
   type MemorySettings,
   memorySettingsSchema,
 } from "./config/config-schema.js";
-export {
-  assertKnownTableKeys,
-  CONFIG_TABLE_KEYS,
-  CONFIG_TABLE_NAMES,
-  type ConfigTableName,
-} from "./config/config-tables.js";
-export {
-  type BackendContext,
-  type BackendModule,
-  type CreateMemoryOptions,
-  createMemory,
-} from "./config/create-memory.js";
-export {
-  configuredIgnoredSettingWarnings,
-  ignoredSettingWarnings,
-} from "./config/ignored-settings.js";
-export {
-  defaultConfig,
-  type LoadConfigOptions,
-  type LoadedConfig,
-  loadConfig,
-  type SettingSource,
-} from "./config/load-config.js";
-export {
-  type ConfiguredMemory,
-  type ConfiguredProvider,
-  describeConfiguredStore,
-  EMBEDDINGS_DISABLED_REASON,
-  type EmbeddingSupport,
-  embeddingsDisabled,
-  type OpenConfiguredMemoryOptions,
-  openConfiguredMemory,
-  resolveConfiguredProvider,
-} from "./config/open-configured-memory.js";
-export {
-  CONFLICT_CANDIDATES,
-  type ConflictSettings,
-  checkConflicts,
-  conflictCategoryList,
-  conflictCheckApplies,
-  scoreConflictPair,
-  withConflict,
-} from "./conflicts/check-conflicts.js";
-export type { ConflictCandidate, ConflictDecision } from "./conflicts/conflict-decision.js";
-export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
-export { contentKey } from "./content-key.js";
-export { planDeletion } from "./delete-plan.js";
-export {
-  EmbeddingWorker,
-  type EmbeddingWorkerOptions,
-  type PendingBatch,
-  type PendingSource,
-} from "./embedding-worker.js";
 export {
   BackendUnavailableError,
   ConfigError,
@@ -127,107 +33,23 @@ export {
   validateLeaseName,
   validateLeaseTtl,
 } from "./lifecycle-validation.js";
-export { NoneMemory } from "./none-memory.js";
-export {
-  entryMatchesFilter,
-  InMemoryRecallStages,
-  type InMemoryRow,
-  type InMemoryStagesOptions,
-} from "./recall/in-memory-stages.js";
-export { RecallEngine, type RecallEngineOptions } from "./recall/recall-engine.js";
-export { compareKeys, type ScoredCandidate } from "./recall/recall-results.js";
 export type {
-  IndexedEntry,
-  KeywordStageRequest,
-  KeywordStageResult,
-  RecallStages,
-  VectorAvailability,
-  VectorStageHit,
-  VectorStageRequest,
-} from "./recall/recall-stages.js";
-export {
-  BM25_B,
-  BM25_K1,
-  combinedRelevance,
-  inverseDocumentFrequency,
-  KeywordScorer,
-  type KeywordStatistics,
-  LIKE_MAX_RELEVANCE,
-  likeRelevance,
-  SINGLE_PART_FLOOR,
-  STOP_WORDS_ONLY_FACTOR,
-  type VectorCalibration,
-  vectorRelevance,
-} from "./recall/relevance.js";
-export {
-  DEFAULT_VECTOR_CALIBRATION,
-  RETRIEVAL_SETTING_NAMES,
-  type RetrievalSettings,
-  resolveRetrievalSettings,
-  resolveVectorCalibration,
-  retrievalSettingsFromConfig,
-} from "./recall/retrieval-settings.js";
-export { KEYWORD_POSTINGS_BUDGET, selectingTerms } from "./recall/term-selection.js";
-export {
-  analyzeQuery,
-  analyzeText,
-  countIndexedTerms,
-  indexedTerms,
-  MAX_INDEXED_TERMS_LENGTH,
-  MAX_QUERY_TERMS,
-  MAX_TERM_LENGTH,
-  type QueryTerm,
-  searchTerms,
-  TEXT_LANGUAGES,
-  type TextLanguage,
-  termMatches,
-} from "./recall/text-analyzer.js";
-export { abortableSleep, type Sleep } from "./sleep.js";
-export {
-  encodeSnapshotMetadata,
-  escapeSnapshotContent,
-  escapeSnapshotKey,
-  escapeSnapshotNamespace,
-  formatSnapshot,
-  formatSnapshotEntry,
-  formatSnapshotHeader,
-  formatSnapshotNamespace,
-  SNAPSHOT_FORMAT_VERSION,
-  SNAPSHOT_METADATA_CLOSE,
-  SNAPSHOT_METADATA_OPEN,
-  SNAPSHOT_NAMESPACE_PREFIX,
-  SNAPSHOT_TITLE,
-  type SnapshotHeaderOptions,
-  type SnapshotMetadata,
-  snapshotMetadata,
-} from "./snapshot/format.js";
-export {
-  type HydrateOptions,
-  type HydrateReport,
-  hydrateFromSnapshot,
-  hydrationMarkerPath,
-  shouldAutoHydrate,
-} from "./snapshot/hydrate.js";
-export {
-  type ParsedSnapshot,
-  parseMetadataComment,
-  parseSnapshot,
-  readEscaped as readSnapshotEscaped,
-  type Scanned as SnapshotScanned,
-  type SnapshotProblem,
-  type SnapshotRecord,
-} from "./snapshot/parse.js";
-export {
-  type SnapshotSourceOptions,
-  type SnapshotWriteSummary,
-  writeSnapshotText,
-} from "./snapshot/snapshot-chunks.js";
-export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
+  BackendContext,
+  BackendDoctorHints,
+  BackendModule,
+  IgnoredSettings,
+  StoreDescription,
+} from "./types/backend-module.js";
 export type {
   ChatMessage,
   ChatModel,
   CompleteOptions,
 } from "./types/chat-model.js";
+export type {
+  ConflictCandidate,
+  ConflictDecision,
+  ContradictionSignals,
+} from "./types/conflict-decision.js";
 export {
   type EmbeddingProvider,
   type EmbeddingPurpose,
@@ -296,6 +118,22 @@ export {
   type SearchMode,
   type StoreInput,
 } from "./types/memory-entry.js";
+export type {
+  IndexedEntry,
+  KeywordStageRequest,
+  KeywordStageResult,
+  KeywordStatistics,
+  QueryTerm,
+  RecallStages,
+  VectorAvailability,
+  VectorStageHit,
+  VectorStageRequest,
+} from "./types/recall-stages.js";
+export type {
+  RetrievalSettings,
+  TextLanguage,
+  VectorCalibration,
+} from "./types/retrieval-settings.js";
 export {
   CUSTOM_CATEGORY_PATTERN,
   isBuiltInCategory,

@@ -3,9 +3,9 @@ import {
   ConfigError,
   type EmbeddingJobReport,
   type PendingEntry,
-  type PendingSource,
   type ReindexOptions,
 } from "@memory/api";
+import type { PendingSource } from "./embedding-worker.js";
 import type { FacadeContext, PendingBatchOf } from "./facade-context.js";
 import { embedThrough, vectorUnavailable } from "./vector-state.js";
 

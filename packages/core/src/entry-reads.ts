@@ -1,5 +1,4 @@
 import {
-  baseImportance,
   type CountOptions,
   type ExportFilter,
   type GetOptions,
@@ -12,6 +11,7 @@ import {
   validateLimit,
   validateNamespace,
 } from "@memory/api";
+import { baseImportance } from "./algorithms/importance.js";
 import type { FacadeContext } from "./facade-context.js";
 
 /** `list` returns at most this many entries per call, whatever `limit` asks (page with `offset`). */

@@ -1,5 +1,7 @@
-import type { EmbeddingWorker, MemoryDriver, PendingEntry, RecallEngine } from "@memory/api";
+import type { MemoryDriver, PendingEntry } from "@memory/api";
+import type { EmbeddingWorker } from "./embedding-worker.js";
 import type { ResolvedFacadeOptions } from "./facade-options.js";
+import type { RecallEngine } from "./recall/recall-engine.js";
 
 /**
  * What the facade's concerns (store, reads, imports, embedding jobs...) share: the open driver

@@ -1,9 +1,6 @@
-import {
-  type EmbeddingProvider,
-  type EmbeddingWorkerOptions,
-  type RetrievalSettings,
-  resolveRetrievalSettings,
-} from "@memory/api";
+import type { EmbeddingProvider, RetrievalSettings } from "@memory/api";
+import type { EmbeddingWorkerOptions } from "./embedding-worker.js";
+import { resolveRetrievalSettings } from "./recall/retrieval-settings.js";
 
 /** Options of {@link createMemoryFacade}: what every backend accepts besides its own storage options. */
 export interface MemoryFacadeOptions {

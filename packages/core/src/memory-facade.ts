@@ -5,7 +5,6 @@ import {
   type DeleteFilter,
   type DeleteReport,
   type EmbeddingJobReport,
-  EmbeddingWorker,
   type ExportFilter,
   type FileBackedMemory,
   type FlushOptions,
@@ -22,13 +21,13 @@ import {
   MemoryClosedError,
   type MemoryDriver,
   type MemoryEntry,
-  RecallEngine,
   type RecallOptions,
   type ReindexOptions,
   type StoreInput,
 } from "@memory/api";
 import * as deletions from "./deletions.js";
 import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
+import { EmbeddingWorker } from "./embedding-worker.js";
 import * as reads from "./entry-reads.js";
 import type { FacadeContext, PendingBatchOf } from "./facade-context.js";
 import {
@@ -41,6 +40,7 @@ import { healthReport } from "./health.js";
 import { importEntries } from "./import-entries.js";
 import * as leases from "./lease-operations.js";
 import { NoneDriver } from "./none-driver.js";
+import { RecallEngine } from "./recall/recall-engine.js";
 import { storeEntry } from "./store-entry.js";
 import { vectorUnavailable } from "./vector-state.js";
 

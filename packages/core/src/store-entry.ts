@@ -1,18 +1,16 @@
 import {
   type ConflictDecision,
-  checkConflicts,
-  conflictCheckApplies,
   type EntryRecord,
   type MemoryEntry,
   normalizeStoreInput,
   nowIso,
-  RecallEngine,
   type StoreInput,
   type Supersession,
-  withConflict,
 } from "@memory/api";
+import { checkConflicts, conflictCheckApplies, withConflict } from "./conflicts/check-conflicts.js";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
+import { RecallEngine } from "./recall/recall-engine.js";
 import { embedDocuments, givenVector, vectorUnavailable } from "./vector-state.js";
 
 /**

@@ -1,12 +1,8 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import {
-  ConfigError,
-  EMBEDDINGS_DISABLED_REASON,
-  type EmbeddingProvider,
-  embeddingsDisabled,
-} from "@memory/api";
+import { ConfigError, type EmbeddingProvider } from "@memory/api";
+import { EMBEDDINGS_DISABLED_REASON, embeddingsDisabled } from "@memory/core";
 import { GeminiEmbeddingProvider } from "./gemini/gemini-embedding-provider.js";
 import { LocalEmbeddingProvider } from "./local/use-lite-provider.js";
 import { NoopEmbeddingProvider } from "./noop-provider.js";

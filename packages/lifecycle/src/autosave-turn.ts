@@ -1,11 +1,6 @@
 import { randomUUID } from "node:crypto";
-import {
-  type Category,
-  computeImportance,
-  type Memory,
-  type MemoryEntry,
-  shouldAutosave,
-} from "@memory/api";
+import type { Category, Memory, MemoryEntry } from "@memory/api";
+import { computeImportance, shouldAutosave } from "@memory/core";
 
 /** One conversation turn to autosave. */
 export interface AutosaveTurnInput {

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { type ChatModel, configuredSnapshotPath, type MemoryConfig } from "@memory/api";
+import type { ChatModel, MemoryConfig } from "@memory/api";
+import { configuredSnapshotPath } from "@memory/core";
 import { CURATE_JOB, curate } from "./curator.js";
 import { HYGIENE_JOB, runHygiene } from "./hygiene.js";
 import type { ScheduledJob } from "./scheduler.js";

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
+import type { ConflictDecision, Memory, MemoryEntry } from "@memory/api";
 import {
-  type ConflictDecision,
   checkConflicts,
   computeImportance,
   contentKey,
   defaultConfig,
-  type Memory,
-  type MemoryEntry,
   shouldAutosave,
-} from "@memory/api";
+} from "@memory/core";
 
 /** One conversation turn to consolidate. */
 export interface ConsolidateTurnInput {

@@ -1,11 +1,5 @@
-import {
-  type ChatModel,
-  computeImportance,
-  type Memory,
-  type MemoryEntry,
-  MemoryError,
-  shouldAutosave,
-} from "@memory/api";
+import { type ChatModel, type Memory, type MemoryEntry, MemoryError } from "@memory/api";
+import { computeImportance, shouldAutosave } from "@memory/core";
 import { autosaveKey } from "./autosave-turn.js";
 import { readTranscript, type TranscriptLine, validateSessionId } from "./session-transcript.js";
 

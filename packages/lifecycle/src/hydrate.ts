@@ -9,4 +9,4 @@ export {
   hydrateFromSnapshot,
   hydrationMarkerPath,
   shouldAutoHydrate,
-} from "@memory/api";
+} from "@memory/core";

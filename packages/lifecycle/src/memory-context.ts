@@ -1,4 +1,5 @@
-import { jaccardSimilarity, type Memory, type MemoryEntry, type MemorySettings } from "@memory/api";
+import type { Memory, MemoryEntry, MemorySettings } from "@memory/api";
+import { jaccardSimilarity } from "@memory/core";
 
 /** Options of {@link buildMemoryContext}. */
 export interface MemoryContextOptions {

@@ -1,10 +1,5 @@
-import {
-  type ChatModel,
-  computeImportance,
-  type Memory,
-  type MemoryEntry,
-  shouldAutosave,
-} from "@memory/api";
+import type { ChatModel, Memory, MemoryEntry } from "@memory/api";
+import { computeImportance, shouldAutosave } from "@memory/core";
 import { z } from "zod";
 import { autosaveKey } from "./autosave-turn.js";
 import { completeJson } from "./chat-json.js";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { abortableSleep, type JobState, type Lease, type Memory, type Sleep } from "@memory/api";
+import type { JobState, Lease, Memory } from "@memory/api";
+import { abortableSleep, type Sleep } from "@memory/core";
 
 /** One job the scheduler runs on a cadence. */
 export interface ScheduledJob {

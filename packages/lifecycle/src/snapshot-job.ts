@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { type Memory, SNAPSHOT_FILE_NAME, writeSnapshotText } from "@memory/api";
+import type { Memory } from "@memory/api";
+import { SNAPSHOT_FILE_NAME, writeSnapshotText } from "@memory/core";
 
 export interface WriteSnapshotOptions {
   /** Only these namespaces; default every namespace that holds core entries. */

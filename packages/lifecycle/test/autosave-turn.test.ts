@@ -1,4 +1,4 @@
-import { computeImportance } from "@memory/api";
+import { computeImportance } from "@memory/core";
 import { describe, expect, it } from "vitest";
 import { autosaveTurn, buildMemoryContext } from "../src/index.js";
 import { fresh } from "./fresh-memory.js";

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { defaultConfig, type MemoryConfig } from "@memory/api";
+import type { MemoryConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { configuredJobs, JobScheduler } from "../src/index.js";
 import { fresh } from "./fresh-memory.js";

@@ -1,11 +1,11 @@
 import {
-  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type Memory,
   type MemoryConfig,
   type StoreDescription,
 } from "@memory/api";
+import { assertKnownTableKeys } from "@memory/core";
 import {
   describeStore as describeSqliteStore,
   doctorHints as sqliteDoctorHints,

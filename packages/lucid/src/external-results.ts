@@ -1,18 +1,20 @@
 import { createHash } from "node:crypto";
 import {
+  type MemoryEntry,
+  normalizeFilter,
+  type RecallOptions,
+  type SearchMode,
+  type TextLanguage,
+} from "@memory/api";
+import {
   analyzeQuery,
   entryMatchesFilter,
   indexedTerms,
   KeywordScorer,
   LIKE_MAX_RELEVANCE,
-  type MemoryEntry,
-  normalizeFilter,
-  type RecallOptions,
-  type SearchMode,
   searchTerms,
-  type TextLanguage,
   termMatches,
-} from "@memory/api";
+} from "@memory/core";
 import type { ContextLine } from "./lucid-context-parser.js";
 import { categoryOfTag } from "./tag-categories.js";
 

@@ -1,6 +1,5 @@
 import {
   DEFAULT_NAMESPACE,
-  isMatchAllQuery,
   type MemoryDriver,
   type MemoryEntry,
   MemoryTimeoutError,
@@ -8,6 +7,7 @@ import {
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
+import { isMatchAllQuery } from "@memory/core";
 import { Cooldown } from "./cooldown.js";
 import { mergeResults, passesFilter, scoreExternalLines } from "./external-results.js";
 import { fillTemplate, LucidCommandError, runLucid } from "./lucid-cli.js";

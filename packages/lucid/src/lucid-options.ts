@@ -1,9 +1,5 @@
-import {
-  ConfigError,
-  type MemoryDriver,
-  resolveRetrievalSettings,
-  type TextLanguage,
-} from "@memory/api";
+import { ConfigError, type MemoryDriver, type TextLanguage } from "@memory/api";
+import { resolveRetrievalSettings } from "@memory/core";
 import type { SqliteMemoryOptions } from "@memory/sqlite";
 
 /**

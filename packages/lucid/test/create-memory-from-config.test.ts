@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { createMemory, defaultConfig, type MemoryConfig } from "@memory/api";
+import type { MemoryConfig } from "@memory/api";
+import { createMemory, defaultConfig } from "@memory/core";
 import { doctorHints as sqliteDoctorHints } from "@memory/sqlite";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,14 +1,13 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
-  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type IgnoredSettings,
   type MemoryConfig,
-  retrievalSettingsFromConfig,
   type StoreDescription,
 } from "@memory/api";
+import { assertKnownTableKeys, retrievalSettingsFromConfig } from "@memory/core";
 import { createMarkdownMemory, type MarkdownMemory } from "./markdown-memory.js";
 import type { MarkdownMemoryOptions } from "./markdown-options.js";
 

@@ -10,20 +10,18 @@ import {
   type DriverLeases,
   type DriverVectors,
   type EntryKey,
-  entryMatchesFilter,
   InvalidInputError,
   MemoryClosedError,
   type MemoryDriver,
   type MemoryEntry,
   type NormalizedFilter,
-  planDeletion,
   type RecallStages,
   type ScanPage,
   type ScanRequest,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
-import { compareFor } from "@memory/core";
+import { compareFor, entryMatchesFilter, planDeletion } from "@memory/core";
 import { identity, planBatch } from "./batch-plan.js";
 import { STATE_DIR } from "./format/layout.js";
 import { treeHealth } from "./markdown-health.js";

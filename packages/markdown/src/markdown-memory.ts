@@ -1,16 +1,15 @@
-import {
-  type EmbeddingJobReport,
-  type FileBackedMemory,
-  type FileProblem,
-  type FileSegment,
-  type FileSegmentRequest,
-  type IndexDriverFactory,
-  type MemoryEntry,
-  RETRIEVAL_SETTING_NAMES,
-  type ReindexOptions,
-  type RetrievalSettings,
+import type {
+  EmbeddingJobReport,
+  FileBackedMemory,
+  FileProblem,
+  FileSegment,
+  FileSegmentRequest,
+  IndexDriverFactory,
+  MemoryEntry,
+  ReindexOptions,
+  RetrievalSettings,
 } from "@memory/api";
-import { MemoryFacade, type MemoryFacadeOptions } from "@memory/core";
+import { MemoryFacade, type MemoryFacadeOptions, RETRIEVAL_SETTING_NAMES } from "@memory/core";
 import { encodeNamespace } from "./format/layout.js";
 import { MarkdownDriver } from "./markdown-driver.js";
 import { MARKDOWN_DEFAULTS, type MarkdownMemoryOptions } from "./markdown-options.js";

@@ -1,10 +1,5 @@
-import {
-  type IndexedEntry,
-  InMemoryRecallStages,
-  type MemoryEntry,
-  type RecallStages,
-  type TextLanguage,
-} from "@memory/api";
+import type { IndexedEntry, MemoryEntry, RecallStages, TextLanguage } from "@memory/api";
+import { InMemoryRecallStages } from "@memory/core";
 import type { TreeRow } from "./markdown-tree.js";
 import type { TreeState } from "./tree-state.js";
 

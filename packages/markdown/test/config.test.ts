@@ -1,4 +1,5 @@
-import { ConfigError, defaultConfig, type MemoryConfig } from "@memory/api";
+import { ConfigError, type MemoryConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { describe, expect, it } from "vitest";
 import { markdownOptionsFromConfig } from "../src/create-memory-from-config.js";
 

@@ -1,5 +1,5 @@
 import type { Memory } from "@memory/api";
-import { contentKey } from "@memory/api";
+import { contentKey } from "@memory/core";
 import { Agent, Runner } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { AgentMemorySession, memoryFunctionTools } from "../src/index.js";

@@ -10,12 +10,8 @@
  */
 
 import { execFileSync } from "node:child_process";
-import {
-  type EmbeddingProvider,
-  embeddingFingerprint,
-  type ImportEntry,
-  l2Normalize,
-} from "@memory/api";
+import { type EmbeddingProvider, embeddingFingerprint, type ImportEntry } from "@memory/api";
+import { l2Normalize } from "@memory/core";
 import { gaussian, seededRandom } from "@memory/testkit";
 import pg from "pg";
 import { createPostgresMemory } from "../src/index.js";

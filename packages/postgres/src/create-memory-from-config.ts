@@ -1,11 +1,10 @@
 import {
-  assertKnownTableKeys,
   type BackendContext,
   ConfigError,
   type MemoryConfig,
-  retrievalSettingsFromConfig,
   type StoreDescription,
 } from "@memory/api";
+import { assertKnownTableKeys, retrievalSettingsFromConfig } from "@memory/core";
 import { createPostgresMemory, type PostgresMemory } from "./postgres-memory.js";
 import { DEFAULT_SCHEMA } from "./postgres-options.js";
 

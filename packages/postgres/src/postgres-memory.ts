@@ -1,10 +1,5 @@
-import {
-  type HealthReport,
-  MemoryClosedError,
-  RETRIEVAL_SETTING_NAMES,
-  type RetrievalSettings,
-} from "@memory/api";
-import { MemoryFacade, type MemoryFacadeOptions } from "@memory/core";
+import { type HealthReport, MemoryClosedError, type RetrievalSettings } from "@memory/api";
+import { MemoryFacade, type MemoryFacadeOptions, RETRIEVAL_SETTING_NAMES } from "@memory/core";
 import { PostgresDriver } from "./postgres-driver.js";
 import type { PostgresMemoryOptions } from "./postgres-options.js";
 

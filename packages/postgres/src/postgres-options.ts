@@ -1,9 +1,5 @@
-import {
-  ConfigError,
-  type EmbeddingProvider,
-  type EmbeddingWorkerOptions,
-  type RetrievalSettings,
-} from "@memory/api";
+import { ConfigError, type EmbeddingProvider, type RetrievalSettings } from "@memory/api";
+import type { EmbeddingWorkerOptions } from "@memory/core";
 import type pg from "pg";
 
 /** The deferred-embedding worker's timing (tests inject `sleep`) plus the entries per batch. */

@@ -1,4 +1,5 @@
-import { countIndexedTerms, indexedTerms, type QueryTerm, type TextLanguage } from "@memory/api";
+import type { QueryTerm, TextLanguage } from "@memory/api";
+import { countIndexedTerms, indexedTerms } from "@memory/core";
 
 /**
  * PostgreSQL's longest lexeme, in bytes (`MAXSTRLEN`). A longer term (a hex dump, a long

@@ -1,4 +1,5 @@
-import { defaultConfig, MemoryError } from "@memory/api";
+import { MemoryError } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { createTestEmbedder, gatedEmbedder } from "@memory/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMemoryFromConfig, createPostgresMemory } from "../src/index.js";

@@ -1,4 +1,5 @@
-import { defaultConfig, MemoryError } from "@memory/api";
+import { MemoryError } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { describe, expect, it } from "vitest";
 import { describeStore, doctorHints } from "../src/index.js";
 

@@ -1,11 +1,11 @@
+import type { QueryTerm } from "@memory/api";
 import {
   countIndexedTerms,
   indexedTerms,
   KEYWORD_POSTINGS_BUDGET,
   MAX_TERM_LENGTH,
-  type QueryTerm,
   selectingTerms,
-} from "@memory/api";
+} from "@memory/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createPostgresMemory, type PostgresMemory } from "../src/index.js";
 import { MAX_LEXEME_BYTES, termQuery } from "../src/search-terms.js";

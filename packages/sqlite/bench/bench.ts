@@ -7,7 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { analyzeQuery, type EmbeddingProvider, searchTerms } from "@memory/api";
+import type { EmbeddingProvider } from "@memory/api";
+import { analyzeQuery, searchTerms } from "@memory/core";
 import Database from "better-sqlite3";
 import { createSqliteMemory, VectorIndex } from "../src/index.js";
 import { clusteredVectors, ZipfText } from "./dataset.js";

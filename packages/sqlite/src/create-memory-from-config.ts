@@ -1,15 +1,14 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import {
-  assertKnownTableKeys,
   type BackendContext,
   type BackendDoctorHints,
   ConfigError,
   type Memory,
   type MemoryConfig,
-  retrievalSettingsFromConfig,
   type StoreDescription,
 } from "@memory/api";
+import { assertKnownTableKeys, retrievalSettingsFromConfig } from "@memory/core";
 import { createSqliteMemory } from "./sqlite-memory.js";
 import type { SqliteMemoryOptions } from "./sqlite-options.js";
 

@@ -1,9 +1,5 @@
-import {
-  countIndexedTerms,
-  indexedTerms,
-  type NormalizedStoreInput,
-  type TextLanguage,
-} from "@memory/api";
+import type { NormalizedStoreInput, TextLanguage } from "@memory/api";
+import { countIndexedTerms, indexedTerms } from "@memory/core";
 import { contentHash } from "./hashing.js";
 import type { EntryRow } from "./row-mapping.js";
 import type { StatementCache } from "./statement-cache.js";

@@ -1,5 +1,5 @@
-import { RETRIEVAL_SETTING_NAMES, type RetrievalSettings } from "@memory/api";
-import { MemoryFacade, type MemoryFacadeOptions } from "@memory/core";
+import type { RetrievalSettings } from "@memory/api";
+import { MemoryFacade, type MemoryFacadeOptions, RETRIEVAL_SETTING_NAMES } from "@memory/core";
 import { SqliteDriver } from "./sqlite-driver.js";
 import type { SqliteMemoryOptions } from "./sqlite-options.js";
 

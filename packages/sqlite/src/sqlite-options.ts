@@ -1,6 +1,6 @@
-import type { EmbeddingProvider, EmbeddingWorkerOptions, RetrievalSettings } from "@memory/api";
-import { resolveRetrievalSettings } from "@memory/api";
-import { FACADE_DEFAULTS } from "@memory/core";
+import type { EmbeddingProvider, RetrievalSettings } from "@memory/api";
+import type { EmbeddingWorkerOptions } from "@memory/core";
+import { FACADE_DEFAULTS, resolveRetrievalSettings } from "@memory/core";
 import type BetterSqlite3 from "better-sqlite3";
 
 /**

@@ -1,4 +1,5 @@
-import { countIndexedTerms, indexedTerms, type TextLanguage } from "@memory/api";
+import type { TextLanguage } from "@memory/api";
+import { countIndexedTerms, indexedTerms } from "@memory/core";
 import type Database from "better-sqlite3";
 
 /** Rows re-analyzed per statement batch when the language changes. */

@@ -1,6 +1,7 @@
 import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join, relative } from "node:path";
-import { defaultConfig, type MemoryConfig } from "@memory/api";
+import type { MemoryConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 import { describe, expect, it } from "vitest";
 import {
   createMemoryFromConfig,

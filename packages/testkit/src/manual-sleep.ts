@@ -1,4 +1,4 @@
-import type { Sleep } from "@memory/api";
+import type { Sleep } from "@memory/core";
 
 /**
  * A {@link Sleep} that waits until the test wakes it (or its signal aborts), recording every

@@ -1,4 +1,5 @@
-import { type EmbeddingProvider, embeddingFingerprint, l2Normalize } from "@memory/api";
+import { type EmbeddingProvider, embeddingFingerprint } from "@memory/api";
+import { l2Normalize } from "@memory/core";
 
 /**
  * Words that the test embedder maps to one concept, so vector recall can find what keyword

@@ -1,4 +1,5 @@
-import { contentKey, type Memory } from "@memory/api";
+import type { Memory } from "@memory/api";
+import { contentKey } from "@memory/core";
 import { type CompactEntry, compactEntry, definedFields } from "./entry-text.js";
 import { storeInput } from "./input-schemas.js";
 import {

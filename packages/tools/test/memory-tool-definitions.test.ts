@@ -1,4 +1,5 @@
-import { contentKey, MemoryError } from "@memory/api";
+import { MemoryError } from "@memory/api";
+import { contentKey } from "@memory/core";
 import { MEMORY_CONTEXT_HEADER } from "@memory/lifecycle";
 import { describe, expect, it } from "vitest";
 import {

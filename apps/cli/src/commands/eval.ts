@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { embeddingsDisabled } from "@memory/api";
+import { embeddingsDisabled } from "@memory/core";
 import { CommandError } from "../cli/cli-errors.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import { interruptible } from "../cli/interruption.js";

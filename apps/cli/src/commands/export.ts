@@ -1,5 +1,6 @@
 import path from "node:path";
-import { type ExportFilter, type Memory, writeSnapshotText } from "@memory/api";
+import type { ExportFilter, Memory } from "@memory/api";
+import { writeSnapshotText } from "@memory/core";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { fileSink, stdoutSink, type TextSink } from "../io/text-sink.js";
 import { VERSION } from "../version.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { configuredSnapshotPath, hydrateFromSnapshot } from "@memory/api";
+import { configuredSnapshotPath, hydrateFromSnapshot } from "@memory/core";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import { interruptible } from "../cli/interruption.js";
 import type { CommandHandler } from "../cli/lazy-action.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig } from "@memory/api";
+import { loadConfig } from "@memory/core";
 import { CommandError } from "../cli/cli-errors.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";

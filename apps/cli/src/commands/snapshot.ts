@@ -1,5 +1,5 @@
 import path from "node:path";
-import { configuredSnapshotPath } from "@memory/api";
+import { configuredSnapshotPath } from "@memory/core";
 import { writeSnapshot } from "@memory/lifecycle";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { VERSION } from "../version.js";

@@ -1,4 +1,5 @@
-import { contentKey, type StoreInput } from "@memory/api";
+import type { StoreInput } from "@memory/api";
+import { contentKey } from "@memory/core";
 import { UsageError } from "../cli/cli-errors.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";

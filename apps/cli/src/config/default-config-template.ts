@@ -1,4 +1,4 @@
-import { defaultConfig } from "@memory/api";
+import { defaultConfig } from "@memory/core";
 
 /** Settings `memory init` can change from the command line. */
 export interface InitSettings {

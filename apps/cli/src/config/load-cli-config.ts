@@ -1,4 +1,4 @@
-import { type LoadedConfig, loadConfig } from "@memory/api";
+import { type LoadedConfig, loadConfig } from "@memory/core";
 import { type ConfigLocation, findConfigFile } from "./find-config-file.js";
 
 /** A loaded configuration plus where its file came from. */

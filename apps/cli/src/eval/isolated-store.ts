@@ -3,13 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  ConfigError,
-  type EmbeddingProvider,
-  type Memory,
-  type MemoryConfig,
-  openConfiguredMemory,
-} from "@memory/api";
+import { ConfigError, type EmbeddingProvider, type Memory, type MemoryConfig } from "@memory/api";
+import { openConfiguredMemory } from "@memory/core";
 import { CommandError } from "../cli/cli-errors.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 

@@ -1,12 +1,11 @@
 import type {
   BackendDoctorHints,
-  ConfiguredProvider,
   EmbeddingProvider,
-  EmbeddingSupport,
   Memory,
   MemoryConfig,
   StoreDescription,
 } from "@memory/api";
+import type { ConfiguredProvider, EmbeddingSupport } from "@memory/core";
 
 /**
  * How much of the embedding stack a command needs (`EmbeddingSupport` of `@memory/api`).
@@ -28,12 +27,12 @@ export interface OpenedMemory {
 // A bare import() here resolves against the CLI's own node_modules, where pnpm put the backends.
 const loadModule = (specifier: string): Promise<unknown> => import(specifier);
 
-// @memory/api (zod) is imported on first use, so `memory --version` never pays for it.
-const api = () => import("@memory/api");
+// @memory/core (and zod through it) is imported on first use, so `memory --version` never pays for it.
+const core = () => import("@memory/core");
 
 /** Resolves the configured embedding provider without loading any model. */
 export async function resolveProvider(config: MemoryConfig): Promise<ConfiguredProvider> {
-  return (await api()).resolveConfiguredProvider(config, { loadModule });
+  return (await core()).resolveConfiguredProvider(config, { loadModule });
 }
 
 /** Opens the configured backend with the embedding support a command needs. */
@@ -42,7 +41,7 @@ export async function openMemory(
   need: EmbeddingNeed,
   options: { longRunning?: boolean } = {},
 ): Promise<OpenedMemory> {
-  const opened = await (await api()).openConfiguredMemory(config, {
+  const opened = await (await core()).openConfiguredMemory(config, {
     embeddings: need,
     loadModule,
     ...options,
@@ -56,12 +55,12 @@ export async function openMemory(
 
 /** Which store the configuration opens, as its backend describes it (undefined: not described). */
 export async function describeStore(config: MemoryConfig): Promise<StoreDescription | undefined> {
-  return (await api()).describeConfiguredStore(config, { loadModule });
+  return (await core()).describeConfiguredStore(config, { loadModule });
 }
 
 /** Warnings about `[memory]` keys the configured backend declares it does not honour. */
 export async function ignoredSettingWarnings(config: MemoryConfig): Promise<string[]> {
-  return (await api()).configuredIgnoredSettingWarnings(config, { loadModule });
+  return (await core()).configuredIgnoredSettingWarnings(config, { loadModule });
 }
 
 /** The configured backend's `memory doctor` hints (undefined: none declared, or `none`). */

@@ -1,4 +1,5 @@
-import { contentKey, type MemoryEntry } from "@memory/api";
+import type { MemoryEntry } from "@memory/api";
+import { contentKey } from "@memory/core";
 import { resolveNamespace } from "../access.js";
 import { defined } from "../defined.js";
 import { HttpError } from "../http-error.js";

@@ -1,11 +1,11 @@
-import type { RecallStages } from "../recall/recall-stages.js";
-import type { RetrievalSettings } from "../recall/retrieval-settings.js";
 import type { NormalizedFilter } from "../validation.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { FileBackedMemory } from "./file-backed.js";
 import type { DeleteReport, Lease } from "./lifecycle.js";
 import type { Capabilities } from "./memory.js";
 import type { MemoryEntry, RecallOptions } from "./memory-entry.js";
+import type { RecallStages } from "./recall-stages.js";
+import type { RetrievalSettings } from "./retrieval-settings.js";
 
 /**
  * What the facade of `@memory/core` hands a driver when it opens it. Everything here is already

@@ -1,4 +1,4 @@
-import type { ConflictDecision } from "../conflicts/conflict-decision.js";
+import type { ConflictDecision } from "./conflict-decision.js";
 
 /** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
 export type BuiltInCategory = "core" | "daily" | "conversation";

@@ -7,21 +7,20 @@ import {
   type DriverLeases,
   type DriverVectors,
   type EntryKey,
-  entryMatchesFilter,
-  InMemoryRecallStages,
   type Lease,
   leaseFromRow,
   type MemoryDriver,
   type MemoryEntry,
   type NormalizedFilter,
   type PendingEntry,
-  planDeletion,
   type RecallStages,
   type ScanPage,
   type ScanRequest,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
+import { planDeletion } from "../delete-plan.js";
+import { entryMatchesFilter, InMemoryRecallStages } from "../recall/in-memory-stages.js";
 import { compareFor } from "./in-memory-order.js";
 import { InMemoryStore, type StoredRow } from "./in-memory-store.js";
 

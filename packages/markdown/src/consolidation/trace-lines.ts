@@ -1,4 +1,4 @@
-import { isStopWord, porterStem } from "@memory/api";
+import { isStopWord, porterStem } from "@memory/core";
 
 /**
  * The tracing rule of consolidation (README, "Consolidation"): a line the model adds or changes

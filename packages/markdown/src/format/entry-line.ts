@@ -1,11 +1,11 @@
+import type { MemoryEntry } from "@memory/api";
 import {
   encodeSnapshotMetadata,
   escapeSnapshotContent,
   escapeSnapshotKey,
-  type MemoryEntry,
   parseMetadataComment,
   readSnapshotEscaped,
-} from "@memory/api";
+} from "@memory/core";
 
 /**
  * One entry line of a Markdown memory file (README, "File format"):

@@ -1,4 +1,4 @@
-import { chunkMarkdown } from "@memory/api";
+import { chunkMarkdown } from "@memory/core";
 import { type EntryLine, looksLikeEntry, parseEntryLine } from "./entry-line.js";
 import type { FileRole } from "./layout.js";
 

@@ -1,9 +1,5 @@
-import {
-  escapeLike,
-  type IndexedEntry,
-  type MemoryEntry,
-  type NormalizedFilter,
-} from "@memory/api";
+import type { IndexedEntry, MemoryEntry, NormalizedFilter } from "@memory/api";
+import { escapeLike } from "@memory/core";
 import type { Database } from "../database.js";
 import {
   ENTRY_COLUMNS,

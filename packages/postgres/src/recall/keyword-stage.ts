@@ -1,14 +1,11 @@
-import {
-  BM25_B,
-  BM25_K1,
-  type IndexedEntry,
-  inverseDocumentFrequency,
-  type KeywordStageRequest,
-  type KeywordStageResult,
-  type KeywordStatistics,
-  type QueryTerm,
-  selectingTerms,
+import type {
+  IndexedEntry,
+  KeywordStageRequest,
+  KeywordStageResult,
+  KeywordStatistics,
+  QueryTerm,
 } from "@memory/api";
+import { BM25_B, BM25_K1, inverseDocumentFrequency, selectingTerms } from "@memory/core";
 import type { Database } from "../database.js";
 import { INDEXED_COLUMNS, type IndexedRow, rowToIndexed } from "../entry-row.js";
 import { filterConditions, type Tables, whereClause } from "../filter-sql.js";

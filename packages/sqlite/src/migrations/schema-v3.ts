@@ -1,4 +1,4 @@
-import { countIndexedTerms, indexedTerms } from "@memory/api";
+import { countIndexedTerms, indexedTerms } from "@memory/core";
 import type Database from "better-sqlite3";
 
 /**

@@ -1,4 +1,5 @@
-import { cjkIndexText, normalizeTimestamp } from "@memory/api";
+import { normalizeTimestamp } from "@memory/api";
+import { cjkIndexText } from "@memory/core";
 import type Database from "better-sqlite3";
 import { contentHash } from "../hashing.js";
 import { SCHEMA_V1 } from "./schema.js";

@@ -1,9 +1,5 @@
-import {
-  type KeywordStageRequest,
-  type KeywordStatistics,
-  type QueryTerm,
-  selectingTerms,
-} from "@memory/api";
+import type { KeywordStageRequest, KeywordStatistics, QueryTerm } from "@memory/api";
+import { selectingTerms } from "@memory/core";
 import { filterSql } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
 import { SEARCH_COLUMNS, type SearchRow } from "./search-row.js";

@@ -1,15 +1,15 @@
-import {
-  escapeLike,
-  type IndexedEntry,
-  type KeywordStageRequest,
-  type KeywordStageResult,
-  type MemoryEntry,
-  type NormalizedFilter,
-  type RecallStages,
-  type VectorAvailability,
-  type VectorStageHit,
-  type VectorStageRequest,
+import type {
+  IndexedEntry,
+  KeywordStageRequest,
+  KeywordStageResult,
+  MemoryEntry,
+  NormalizedFilter,
+  RecallStages,
+  VectorAvailability,
+  VectorStageHit,
+  VectorStageRequest,
 } from "@memory/api";
+import { escapeLike } from "@memory/core";
 import { attachEmbeddings } from "../entry-queries.js";
 import { filterSql } from "../filter-sql.js";
 import type { Opened } from "../opened-store.js";

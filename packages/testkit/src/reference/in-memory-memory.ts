@@ -1,10 +1,11 @@
+import type { EmbeddingProvider, MemorySettings } from "@memory/api";
 import {
+  createInMemoryDriver,
   defaultConfig,
-  type EmbeddingProvider,
-  type MemorySettings,
+  InMemoryStore,
+  MemoryFacade,
   retrievalSettingsFromConfig,
-} from "@memory/api";
-import { createInMemoryDriver, InMemoryStore, MemoryFacade } from "@memory/core";
+} from "@memory/core";
 
 /** Options of the reference backend. */
 export interface InMemoryMemoryOptions {

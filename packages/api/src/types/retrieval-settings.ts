@@ -1,0 +1,68 @@
+import type { MergeStrategy, SearchMode } from "./memory-entry.js";
+
+/**
+ * The language rules of the analyzer (`text_language`): `english` stems words with Porter and
+ * drops English stop words from queries; `none` keeps every word as typed (folded only). CJK
+ * bigrams, case and diacritic folding are the same in both. A store's index terms are written
+ * with its language; opening it with another one rebuilds them (each backend keeps the
+ * language it indexed with).
+ */
+export type TextLanguage = "english" | "none";
+
+/** Where cosine similarity starts to count and where it counts fully. */
+export interface VectorCalibration {
+  floor: number;
+  full: number;
+}
+
+/**
+ * The retrieval settings of every backend, in the camelCase the library options use. One
+ * schema (the `[memory]` table of memory.toml) gives their defaults and their limits, so a
+ * backend, the reference backend and `createMemoryFromConfig` cannot drift apart.
+ */
+export interface RetrievalSettings {
+  /** `search_mode`: default recall mode. */
+  searchMode: SearchMode;
+  /** `text_language`: the analyzer's language rules (stemming and stop words, or none). */
+  textLanguage: TextLanguage;
+  /** `merge_strategy`: `weighted` orders by relevance, `rrf` by rank fusion. */
+  mergeStrategy: MergeStrategy;
+  /** `rrf_k`. */
+  rrfK: number;
+  /** `vector_weight` in the relevance of hybrid results. */
+  vectorWeight: number;
+  /** `keyword_weight` in the relevance of hybrid results. */
+  keywordWeight: number;
+  /** `fts_early_return_score` (1 = never skip the vector stage). */
+  ftsEarlyReturnScore: number;
+  /** `candidate_multiplier`: candidates per stage = limit x this. */
+  candidateMultiplier: number;
+  /** `context_neighbor_weight`: lift from the best adjacent entry of the same session. */
+  contextNeighborWeight: number;
+  /** `context_session_weight`: lift from the best other match of the same session. */
+  contextSessionWeight: number;
+  /** `question_entry_penalty`: a question counts this much less for an entry ending with one. */
+  questionEntryPenalty: number;
+  /** `temporal_boost`: a "when" question counts this much more for an entry mentioning a time. */
+  temporalBoost: number;
+  /** `speaker_boost`: an entry whose speaker label the query names counts this much more. */
+  speakerBoost: number;
+  /** `half_life_days` of non-core decay. */
+  halfLifeDays: number;
+  /** `recall_cache_size` (0 disables the hot cache). */
+  recallCacheSize: number;
+  /** `recall_cache_ttl_seconds`. */
+  recallCacheTtlSeconds: number;
+  /** `min_score`: default relevance threshold of recall. */
+  minScore: number;
+  /** `vector_relevance_floor`: cosine where vector relevance starts (unset: the provider's). */
+  vectorRelevanceFloor?: number | undefined;
+  /** `vector_relevance_full`: cosine where vector relevance reaches 1 (unset: the provider's). */
+  vectorRelevanceFull?: number | undefined;
+  /** `conflict_mode`: conflict detection on store, `off` (default), `jaccard` or `combined`. */
+  conflictMode: "off" | "jaccard" | "combined";
+  /** `conflict_threshold`: the score above which a new entry supersedes an older one. */
+  conflictThreshold: number;
+  /** `conflict_categories`: comma-separated categories checked on store (default `core`). */
+  conflictCategories: string;
+}

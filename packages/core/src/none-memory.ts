@@ -1,0 +1,175 @@
+import type {
+  Capabilities,
+  DeleteFilter,
+  DeleteReport,
+  EmbeddingJobReport,
+  HealthReport,
+  ImportEntry,
+  ImportReport,
+  JobState,
+  Lease,
+  Memory,
+  MemoryEntry,
+  StoreInput,
+} from "@memory/api";
+import {
+  MemoryClosedError,
+  normalizeDeleteFilter,
+  normalizeStoreInput,
+  nowIso,
+  serializeJobState,
+  validateLease,
+  validateLeaseName,
+  validateLeaseTtl,
+} from "@memory/api";
+
+/**
+ * The degraded `none` backend: remembers nothing and finds nothing. It exists only so an agent
+ * keeps running when its real store cannot be opened; `healthCheck()` reports why.
+ *
+ * Lifecycle jobs: `deleteEntries` deletes nothing (a zero report); `acquireLease` always grants
+ * (there is no shared store to coordinate through, so only one process can be assumed) with a
+ * fresh token each time; `releaseLease` returns true for a well-formed lease; job state is not
+ * kept (`getJobState` returns null), so a job on the none backend runs as if for the first time.
+ */
+export class NoneMemory implements Memory {
+  readonly name = "none";
+  readonly capabilities: Capabilities = {
+    keywordSearch: false,
+    vectorSearch: false,
+    cjkSearch: false,
+    persistent: false,
+    multiInstance: true,
+    deferredEmbedding: false,
+  };
+  readonly #reason: string;
+  #closed = false;
+  #tokens = 0;
+
+  constructor(reason = "the none backend was configured") {
+    this.#reason = reason;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new MemoryClosedError(this.name);
+  }
+
+  async store(input: StoreInput): Promise<MemoryEntry> {
+    this.#open();
+    const entry = normalizeStoreInput(input);
+    const now = nowIso();
+    const stored: MemoryEntry = {
+      id: crypto.randomUUID(),
+      key: entry.key,
+      content: entry.content,
+      category: entry.category,
+      namespace: entry.namespace,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return stored;
+  }
+  async get(): Promise<MemoryEntry | null> {
+    this.#open();
+    return null;
+  }
+  async recall(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
+  }
+  async list(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
+  }
+  async forget(): Promise<boolean> {
+    this.#open();
+    return false;
+  }
+  async purgeNamespace(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  async purgeSession(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  async count(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  // biome-ignore lint/correctness/useYield: the none backend has nothing to export.
+  async *export(): AsyncIterable<MemoryEntry> {
+    this.#open();
+  }
+  async importEntries(
+    entries: Iterable<ImportEntry> | AsyncIterable<ImportEntry>,
+  ): Promise<ImportReport> {
+    this.#open();
+    for await (const _ of entries) {
+      // Drained so a streaming producer is not left hanging.
+    }
+    return { imported: 0, rejected: [] };
+  }
+  async topCore(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
+  }
+  async markSuperseded(): Promise<boolean> {
+    this.#open();
+    return false;
+  }
+  async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
+    this.#open();
+    normalizeDeleteFilter(filter);
+    return { deleted: 0, byCategory: {} };
+  }
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<Lease | null> {
+    this.#open();
+    const lease: Lease = {
+      name: validateLeaseName(name),
+      holder: validateLeaseName(holder, "lease holder"),
+      token: ++this.#tokens,
+      expiresAt: new Date(Date.now() + validateLeaseTtl(ttlMs)).toISOString(),
+    };
+    return lease;
+  }
+  async releaseLease(lease: Lease): Promise<boolean> {
+    this.#open();
+    validateLease(lease);
+    return true;
+  }
+  async getJobState(job: string): Promise<JobState | null> {
+    this.#open();
+    validateLeaseName(job, "job name");
+    return null;
+  }
+  async setJobState(job: string, state: JobState): Promise<void> {
+    this.#open();
+    validateLeaseName(job, "job name");
+    serializeJobState(state);
+  }
+  async healthCheck(): Promise<HealthReport> {
+    return {
+      ok: false,
+      backend: this.name,
+      pendingEmbeddings: 0,
+      vector: { status: "disabled", reason: this.#reason },
+      details: { reason: `nothing is stored: ${this.#reason}` },
+    };
+  }
+  async reindex(): Promise<EmbeddingJobReport> {
+    this.#open();
+    return { embedded: 0, failed: 0, remaining: 0 };
+  }
+  async backfillEmbeddings(): Promise<EmbeddingJobReport> {
+    this.#open();
+    return { embedded: 0, failed: 0, remaining: 0 };
+  }
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

@@ -1,0 +1,116 @@
+import type { MemoryEntry, RecallExplain, SearchMode } from "@memory/api";
+import { ageInDays, decayFactor } from "../algorithms/decay.js";
+
+/** One candidate with every part of its score measured. */
+export interface ScoredCandidate {
+  entry: MemoryEntry;
+  /** Relevance before decay, in [0, 1]. */
+  relevance: number;
+  /** Rank-fusion value (`rrf` strategy only): orders results, never thresholds them. */
+  rrf?: number;
+  keywordRank?: number;
+  keywordScore?: number;
+  keywordRelevance?: number;
+  vectorRank?: number;
+  cosine?: number;
+  vectorRelevance?: number;
+  /** Question-word factor applied to the relevance (absent when 1). */
+  intent?: number;
+  /** Relevance added by conversational context (absent when 0). */
+  context?: number;
+}
+
+export interface FinalizeOptions {
+  mode: SearchMode;
+  source: RecallExplain["source"];
+  strategy?: RecallExplain["strategy"];
+  limit: number;
+  minScore: number;
+  includeSuperseded: boolean;
+  halfLifeDays: number;
+  now: number;
+  earlyReturn?: boolean;
+  degraded?: string;
+}
+
+/** Deterministic order for equal scores: by key (unique in a namespace), then namespace. */
+export function compareKeys(a: MemoryEntry, b: MemoryEntry): number {
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  return a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0;
+}
+
+interface Kept {
+  candidate: ScoredCandidate;
+  decay: number;
+  score: number;
+  order: number;
+}
+
+/**
+ * Best first; equal scores (e.g. two vector parts both clamped to 1) fall back to the raw
+ * parts, cosine then BM25, and only then to the key, so ties never depend on storage order.
+ */
+function byOrder(a: Kept, b: Kept): number {
+  return (
+    b.order - a.order ||
+    (b.candidate.cosine ?? -2) - (a.candidate.cosine ?? -2) ||
+    (b.candidate.keywordScore ?? 0) - (a.candidate.keywordScore ?? 0) ||
+    compareKeys(a.candidate.entry, b.candidate.entry)
+  );
+}
+
+/**
+ * The last steps, the same for every source: superseded entries dropped unless asked for, time
+ * decay for non-core entries (score = relevance x decay), `minScore`, order, `limit`. Searches
+ * are ordered by score (or, with `rrf`, by rank fusion x decay); "recent" keeps its order.
+ */
+export function finalizeResults(
+  candidates: readonly ScoredCandidate[],
+  options: FinalizeOptions,
+): MemoryEntry[] {
+  if (options.limit <= 0) return [];
+  const kept: Kept[] = [];
+  for (const candidate of candidates) {
+    const { entry } = candidate;
+    if (entry.supersededBy !== undefined && !options.includeSuperseded) continue;
+    const decay = decayFactor(
+      entry.category,
+      ageInDays(entry.updatedAt, options.now),
+      options.halfLifeDays,
+    );
+    const score = candidate.relevance * decay;
+    if (score < options.minScore) continue;
+    kept.push({
+      candidate,
+      decay,
+      score,
+      order: candidate.rrf !== undefined ? candidate.rrf * decay : score,
+    });
+  }
+  if (options.source !== "recent") kept.sort(byOrder);
+  // Results (and their explain) are built for the survivors only.
+  return kept.slice(0, options.limit).map(({ candidate, decay, score }) => {
+    const explain: RecallExplain = {
+      mode: options.mode,
+      source: options.source,
+      fused: candidate.relevance,
+      decay,
+    };
+    if (options.strategy !== undefined) explain.strategy = options.strategy;
+    if (candidate.keywordRank !== undefined) explain.keywordRank = candidate.keywordRank;
+    if (candidate.keywordScore !== undefined) explain.keywordScore = candidate.keywordScore;
+    if (candidate.keywordRelevance !== undefined)
+      explain.keywordRelevance = candidate.keywordRelevance;
+    if (candidate.vectorRank !== undefined) explain.vectorRank = candidate.vectorRank;
+    if (candidate.cosine !== undefined) explain.cosine = candidate.cosine;
+    if (candidate.vectorRelevance !== undefined)
+      explain.vectorRelevance = candidate.vectorRelevance;
+    if (candidate.rrf !== undefined) explain.rrf = candidate.rrf;
+    if (candidate.intent !== undefined) explain.intent = candidate.intent;
+    if (candidate.context !== undefined) explain.context = candidate.context;
+    if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
+    if (options.earlyReturn) explain.earlyReturn = true;
+    if (options.degraded !== undefined) explain.degraded = options.degraded;
+    return { ...candidate.entry, score, explain };
+  });
+}
