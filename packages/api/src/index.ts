@@ -49,6 +49,7 @@ export type {
   ConflictCandidate,
   ConflictDecision,
   ContradictionSignals,
+  FactReading,
 } from "./types/conflict-decision.js";
 export {
   type EmbeddingProvider,

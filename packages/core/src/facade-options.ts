@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, RetrievalSettings } from "@memory/api";
+import type { ChatModel, EmbeddingProvider, RetrievalSettings } from "@memory/api";
 import type { EmbeddingWorkerOptions } from "./embedding-worker.js";
 import { resolveRetrievalSettings } from "./recall/retrieval-settings.js";
 
@@ -8,6 +8,11 @@ export interface MemoryFacadeOptions {
   embedder?: EmbeddingProvider;
   /** `[memory]` settings in camelCase over the defaults of memory.toml. */
   settings?: Partial<RetrievalSettings>;
+  /**
+   * The chat model that confirms conflict decisions close to the line when `conflictConfirm` is
+   * `chat` (the configured `chat_provider`); without one the rules decide alone.
+   */
+  chatModel?: ChatModel | null | undefined;
   /** `defer_embedding`: store returns before the embedding is computed (if the driver can). Default false. */
   deferEmbedding?: boolean;
   /** Texts per provider call for deferred work, backfill and reindex. Default 64. */
@@ -26,6 +31,7 @@ export interface MemoryFacadeOptions {
 
 export interface ResolvedFacadeOptions {
   embedder: EmbeddingProvider | undefined;
+  chatModel: ChatModel | undefined;
   settings: RetrievalSettings;
   deferEmbedding: boolean;
   embeddingBatchSize: number;
@@ -48,6 +54,7 @@ export function resolveFacadeOptions(options: MemoryFacadeOptions): ResolvedFaca
   return {
     // A provider without dimensions (noop) means keyword-only, the same as none.
     embedder: options.embedder && options.embedder.dimensions > 0 ? options.embedder : undefined,
+    chatModel: options.chatModel ?? undefined,
     settings: resolveRetrievalSettings(options.settings ?? {}),
     deferEmbedding: options.deferEmbedding ?? FACADE_DEFAULTS.deferEmbedding,
     embeddingBatchSize: Math.max(

@@ -66,6 +66,8 @@ export {
   resolveConfiguredProvider,
 } from "./config/open-configured-memory.js";
 export {
+  type CheckConflictsOptions,
+  CONFIRM_TIMEOUT_MS,
   CONFLICT_CANDIDATES,
   type ConflictSettings,
   checkConflicts,
@@ -74,6 +76,15 @@ export {
   scoreConflictPair,
   withConflict,
 } from "./conflicts/check-conflicts.js";
+export { conflictQuery } from "./conflicts/conflict-query.js";
+export {
+  ATTRIBUTES,
+  type AttributeDefinition,
+  type Cardinality,
+} from "./conflicts/facts/attribute-table.js";
+export { decideConflict, type RuleDecision } from "./conflicts/facts/decide-conflict.js";
+export { factReading } from "./conflicts/facts/fact-reading.js";
+export { type Fact, readFact } from "./conflicts/facts/read-fact.js";
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
 export { planDeletion } from "./delete-plan.js";

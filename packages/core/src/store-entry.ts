@@ -8,6 +8,8 @@ import {
   type Supersession,
 } from "@memory/api";
 import { checkConflicts, conflictCheckApplies, withConflict } from "./conflicts/check-conflicts.js";
+import { conflictQuery } from "./conflicts/conflict-query.js";
+import { readFact } from "./conflicts/facts/read-fact.js";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
 import { RecallEngine } from "./recall/recall-engine.js";
@@ -59,7 +61,7 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   return withConflict(result.upserted[0]!, decision);
 }
 
-/** Scores the nearest entries (shared rules of @memory/api) and plans the supersessions. */
+/** Reads the candidates' facts, decides with the conflict rules and plans the supersessions. */
 async function findConflicts(
   context: FacadeContext,
   entry: MemoryEntry,
@@ -67,6 +69,12 @@ async function findConflicts(
   planned: Supersession[],
 ): Promise<ConflictDecision | undefined> {
   const { settings } = context.options;
+  // ONE engine query: the text plus the subject's head and the attribute's surface forms; its
+  // embedding is answered with the document vector (no second embedding).
+  const query =
+    settings.textLanguage === "none"
+      ? entry.content
+      : conflictQuery(entry.content, readFact(entry.content));
   // A private engine: no hot cache (the store is about to change), the document vector as the
   // query vector, never the public `recall` of the memory.
   const engine = new RecallEngine({
@@ -76,7 +84,7 @@ async function findConflicts(
     stages: facadeStages(
       () => context.driver.recallStages,
       () => vectorUnavailable(context),
-      { text: entry.content, vector },
+      { text: query, vector },
     ),
   });
   return checkConflicts(
@@ -93,6 +101,7 @@ async function findConflicts(
     },
     entry,
     settings,
+    { query, chatModel: context.options.chatModel },
   );
 }
 

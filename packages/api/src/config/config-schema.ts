@@ -65,13 +65,23 @@ export const memorySettingsSchema = z
     recall_cache_size: z.number().int().min(0).default(256),
     recall_cache_ttl_seconds: z.number().int().min(0).default(300),
     /**
-     * Conflict detection on store (packages/api/README.md, "Conflicts"): above this score a newly
-     * stored entry supersedes an older one of the same namespace. 0.7 was chosen on the labelled
-     * pairs of packages/lifecycle/test/fixtures/conflict-pairs.jsonl.
+     * Conflict detection on store (packages/core/README.md, "Conflicts"). Only decides with
+     * `text_language = "none"` (the similarity fallback): above this score a newly stored entry
+     * supersedes an older one. 0.7 was chosen on packages/lifecycle/test/fixtures/conflict-pairs.jsonl.
      */
     conflict_threshold: z.number().min(0).max(2).default(0.7),
-    /** `off` (default: a store costs no extra recall), `jaccard`, or `combined` (Jaccard, cosine, BM25). */
-    conflict_mode: z.enum(["off", "jaccard", "combined"]).default("off"),
+    /**
+     * `rules` (default: each entry's subject, attribute, value and polarity are read and compared),
+     * or `off` (a store costs no extra query). `jaccard` and `combined`, the similarity modes of
+     * earlier versions, are accepted and mean `rules` (similarity is kept as evidence).
+     */
+    conflict_mode: z.enum(["off", "rules", "jaccard", "combined"]).default("rules"),
+    /** `supersede` (default): the older entry is hidden from recall; `flag`: recorded, nothing hidden. */
+    conflict_policy: z.enum(["supersede", "flag"]).default("supersede"),
+    /** `chat`: with a chat model configured, decisions close to the line are confirmed by it. */
+    conflict_confirm: z.enum(["off", "chat"]).default("off"),
+    /** Longest wait for the confirming model; past it the rules decide and the store goes on. */
+    conflict_confirm_timeout_ms: z.number().int().positive().max(60_000).default(3000),
     /** Comma-separated categories whose stores are checked for conflicts (and whose entries can be superseded). */
     conflict_categories: z
       .string()

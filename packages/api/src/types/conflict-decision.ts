@@ -10,6 +10,29 @@ export interface ContradictionSignals {
   total: number;
 }
 
+/**
+ * A fact as the conflict rules read it from an entry's text (English; `text_language = "none"`
+ * reads nothing and falls back to similarity). Shown in decisions so each one can be explained.
+ */
+export interface FactReading {
+  /** The subject: `@user`, `@user > sister maya`, `crate and barrel`; absent when not read. */
+  subject?: string;
+  /** The normalized attribute (`lives_in`, `role:ceo`, `favorite:food`, `verb:<stem>`, `be`). */
+  attribute?: string;
+  /** `single`: a new value replaces the old; `multi`: values add up. */
+  cardinality?: "single" | "multi";
+  /** The value as typed ("Munich", "Dr. Park"). */
+  value?: string;
+  /** The statement is negated ("does not", "never", "dislikes"). */
+  negated: boolean;
+  /** `additive` (also, too, another), `ended` (no longer, quit, used to), `change` (now, moved, switched, has a new). */
+  markers: ("additive" | "ended" | "change")[];
+  /** Values the fact says are over ("switched from X", "no more X", "instead of X", "quit X"). */
+  ends?: string[];
+  /** What could not be read. */
+  note?: string;
+}
+
 /** One older entry weighed against a newly stored one. */
 export interface ConflictCandidate {
   /** The older entry's key. */
@@ -30,6 +53,16 @@ export interface ConflictCandidate {
   differentSubject?: string;
   /** True when this entry was marked superseded by the new one. */
   superseded: boolean;
+  /** With the rules: how the older entry was read. */
+  reading?: FactReading;
+  /** With the rules: the rule that decided (`single-value-changed`, `different-subjects`, ...). */
+  rule?: string;
+  /** With the rules: why it was or was not superseded, in words. */
+  reason?: string;
+  /** `chat` when a chat model confirmed or overturned the rules (`conflict_confirm = "chat"`). */
+  decidedBy?: "rules" | "chat";
+  /** With `conflict_policy = "flag"`: the rules would supersede it; it was only flagged. */
+  flagged?: boolean;
 }
 
 /**
@@ -37,10 +70,25 @@ export interface ConflictCandidate {
  * result of `store` only): which older entries of the same namespace it superseded, and why.
  */
 export interface ConflictDecision {
-  mode: "jaccard" | "combined";
+  /**
+   * `rules`: facts read and compared (similarity kept as evidence). `jaccard` / `combined`: the
+   * similarity score decided (only for `text_language = "none"`, which the reader cannot read).
+   */
+  mode: "rules" | "jaccard" | "combined";
+  /** The similarity threshold (decides only in the `jaccard` / `combined` fallback). */
   threshold: number;
+  /** `supersede` (default) hides the older entries; `flag` records them and hides nothing. */
+  policy?: "supersede" | "flag";
+  /** With the rules: how the new entry was read. */
+  reading?: FactReading;
+  /** Why the similarity fallback decided instead of the rules. */
+  fallback?: string;
+  /** With `conflict_policy = "flag"`: keys the rules would have superseded. */
+  flagged?: string[];
+  /** With `conflict_confirm = "chat"`: what the model was asked and whether it answered. */
+  confirmation?: { asked: number; answered: number; failure?: string };
   /** Keys of the older entries now marked `supersededBy` the stored key. */
   superseded: string[];
-  /** Every candidate looked at, best score first, with the parts of its score. */
+  /** Every candidate looked at (superseded first, then by score), with its reading and evidence. */
   candidates: ConflictCandidate[];
 }

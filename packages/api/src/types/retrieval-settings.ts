@@ -59,10 +59,19 @@ export interface RetrievalSettings {
   vectorRelevanceFloor?: number | undefined;
   /** `vector_relevance_full`: cosine where vector relevance reaches 1 (unset: the provider's). */
   vectorRelevanceFull?: number | undefined;
-  /** `conflict_mode`: conflict detection on store, `off` (default), `jaccard` or `combined`. */
-  conflictMode: "off" | "jaccard" | "combined";
-  /** `conflict_threshold`: the score above which a new entry supersedes an older one. */
+  /**
+   * `conflict_mode`: conflict detection on store: `rules` (default: facts read and compared),
+   * `off`; `jaccard` and `combined` are accepted and mean `rules` (their scores are evidence).
+   */
+  conflictMode: "off" | "rules" | "jaccard" | "combined";
+  /** `conflict_threshold`: the similarity above which `text_language = "none"` supersedes. */
   conflictThreshold: number;
+  /** `conflict_policy`: `supersede` (default) hides the older entry, `flag` only records it. */
+  conflictPolicy: "supersede" | "flag";
+  /** `conflict_confirm`: `off` (default) or `chat` (a chat model confirms close decisions). */
+  conflictConfirm: "off" | "chat";
+  /** `conflict_confirm_timeout_ms`: longest wait for the model; then the rules decide. */
+  conflictConfirmTimeoutMs: number;
   /** `conflict_categories`: comma-separated categories checked on store (default `core`). */
   conflictCategories: string;
 }

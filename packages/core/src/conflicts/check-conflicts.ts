@@ -1,5 +1,6 @@
 import type {
   Category,
+  ChatModel,
   ConflictCandidate,
   ConflictDecision,
   Memory,
@@ -8,16 +9,33 @@ import type {
 } from "@memory/api";
 import { detectConflict } from "../algorithms/contradiction.js";
 import { jaccardSimilarity } from "../algorithms/jaccard.js";
+import { confirmWithChat } from "./confirm-with-chat.js";
+import { conflictQuery } from "./conflict-query.js";
+import { decideConflict } from "./facts/decide-conflict.js";
+import { factReading } from "./facts/fact-reading.js";
+import { readFact } from "./facts/read-fact.js";
 import { differentSubjects } from "./subject.js";
 
-/** How many of the nearest entries are weighed against a new one. */
-export const CONFLICT_CANDIDATES = 5;
+/**
+ * How many candidates are read against a new entry: enough that the older fact about the same
+ * subject and attribute is among them when other people's facts share more of its words.
+ */
+export const CONFLICT_CANDIDATES = 20;
 
-/** The conflict options of a backend (`conflict_*` in memory.toml). */
+/** Default of `conflict_confirm_timeout_ms`. */
+export const CONFIRM_TIMEOUT_MS = 3000;
+
+/** The conflict options of a backend (`conflict_*` in memory.toml; the newer ones optional). */
 export type ConflictSettings = Pick<
   RetrievalSettings,
   "conflictMode" | "conflictThreshold" | "conflictCategories"
->;
+> &
+  Partial<
+    Pick<
+      RetrievalSettings,
+      "textLanguage" | "conflictPolicy" | "conflictConfirm" | "conflictConfirmTimeoutMs"
+    >
+  >;
 
 /** `conflict_categories` as a list ("core, preferences" -> ["core", "preferences"]). */
 export function conflictCategoryList(categories: string): Category[] {
@@ -45,7 +63,7 @@ export function scoreConflictPair(input: {
   newer: string;
   mode: "jaccard" | "combined";
   threshold: number;
-  cosine?: number;
+  cosine?: number | undefined;
   bm25?: number;
 }): Omit<ConflictCandidate, "key"> {
   const result = detectConflict({
@@ -69,59 +87,160 @@ export function scoreConflictPair(input: {
   };
 }
 
+/** Options of {@link checkConflicts}. */
+export interface CheckConflictsOptions {
+  /** How many candidates are read (default {@link CONFLICT_CANDIDATES}). */
+  candidates?: number;
+  /** The candidate query's text (default `conflictQuery(content)`; the facade passes its own). */
+  query?: string;
+  /** The model of `conflict_confirm = "chat"`; without one the rules decide alone. */
+  chatModel?: ChatModel | undefined;
+}
+
 /**
- * Conflict detection for an entry just stored through `memory` (the shared implementation every
- * backend calls at the end of `store`). Looks up the nearest entries of the same namespace and
- * of the checked categories with the memory's own recall (calibrated relevance, so the BM25 part
- * and the cosine mean the same on every backend), scores each pair, and marks the older entries
- * that pass the threshold superseded by the new key. Returns undefined when the check does not
- * apply (mode `off`, or a category that is not checked).
+ * Conflict detection for a new entry (the one implementation the facade runs inside `store`, and
+ * `consolidateTurn` after it): finds candidates of the same namespace and checked categories with
+ * ONE recall (the text plus the subject's head and the attribute's surface forms), reads each
+ * candidate's fact and decides with the rules (`decideConflict`), optionally confirms the
+ * decisions close to the line with a chat model, and marks the superseded entries (policy
+ * `supersede`) or only records them (`flag`). `text_language = "none"` has no reader: the
+ * similarity score of earlier versions decides, and the decision says so (`fallback`). Returns
+ * undefined when the check does not apply (mode `off`, or a category that is not checked).
  */
 export async function checkConflicts(
   memory: Pick<Memory, "recall" | "markSuperseded">,
   entry: MemoryEntry,
   settings: ConflictSettings,
-  options: { candidates?: number; mode?: "jaccard" | "combined" } = {},
+  options: CheckConflictsOptions = {},
 ): Promise<ConflictDecision | undefined> {
-  const mode =
-    options.mode ?? (settings.conflictMode === "off" ? undefined : settings.conflictMode);
-  if (mode === undefined) return undefined;
+  if (settings.conflictMode === "off") return undefined;
   const categories = conflictCategoryList(settings.conflictCategories);
   if (!categories.includes(entry.category)) return undefined;
   const limit = options.candidates ?? CONFLICT_CANDIDATES;
-  const found = await memory.recall(entry.content, {
+  const reading = settings.textLanguage !== "none";
+  const newer = reading ? readFact(entry.content) : undefined;
+  const query = options.query ?? (newer ? conflictQuery(entry.content, newer) : entry.content);
+  const found = await memory.recall(query, {
     namespace: entry.namespace,
     categories,
     limit: limit + 1,
     minScore: 0,
   });
-  const candidates: ConflictCandidate[] = [];
+  const contents = new Map<string, string>();
+  const candidates: (ConflictCandidate & { near?: boolean })[] = [];
   for (const older of found) {
     if (older.key === entry.key || candidates.length >= limit) continue;
+    contents.set(older.key, older.content);
     const cosine = older.explain?.cosine;
+    const evidence = scoreConflictPair({
+      older: older.content,
+      newer: entry.content,
+      mode: settings.conflictMode === "jaccard" ? "jaccard" : "combined",
+      threshold: settings.conflictThreshold,
+      ...(cosine === undefined ? {} : { cosine }),
+      bm25: older.explain?.keywordRelevance ?? 0,
+    });
+    if (!newer) {
+      candidates.push({ key: older.key, ...evidence });
+      continue;
+    }
+    const fact = readFact(older.content);
+    const rule = decideConflict(fact, newer);
+    const { differentSubject: _old, ...rest } = evidence;
     candidates.push({
       key: older.key,
-      ...scoreConflictPair({
-        older: older.content,
-        newer: entry.content,
-        mode,
-        threshold: settings.conflictThreshold,
-        ...(cosine === undefined ? {} : { cosine }),
-        bm25: older.explain?.keywordRelevance ?? 0,
-      }),
+      ...rest,
+      ...(rule.rule === "different-subjects" ? { differentSubject: rule.reason } : {}),
+      superseded: rule.supersede && older.content.trim() !== entry.content.trim(),
+      reading: factReading(fact),
+      rule: rule.rule,
+      reason: rule.reason,
+      decidedBy: "rules",
+      near: rule.near,
     });
   }
-  candidates.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const superseded: string[] = [];
+  const decision: ConflictDecision = newer
+    ? {
+        mode: "rules",
+        threshold: settings.conflictThreshold,
+        policy: settings.conflictPolicy ?? "supersede",
+        reading: factReading(newer),
+        superseded: [],
+        candidates,
+      }
+    : {
+        mode: settings.conflictMode === "jaccard" ? "jaccard" : "combined",
+        threshold: settings.conflictThreshold,
+        policy: settings.conflictPolicy ?? "supersede",
+        fallback:
+          'text_language = "none": no fact reader for this language, the similarity score decides',
+        superseded: [],
+        candidates,
+      };
+  if (newer && settings.conflictConfirm === "chat" && options.chatModel) {
+    await confirmNear(options.chatModel, entry.content, candidates, contents, decision, settings);
+  }
+  for (const candidate of candidates) delete candidate.near;
+  candidates.sort(
+    (a, b) =>
+      Number(b.superseded) - Number(a.superseded) ||
+      b.score - a.score ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+  if (decision.policy === "flag") {
+    decision.flagged = [];
+    for (const candidate of candidates) {
+      if (!candidate.superseded) continue;
+      candidate.superseded = false;
+      candidate.flagged = true;
+      decision.flagged.push(candidate.key);
+    }
+    return decision;
+  }
   for (const candidate of candidates) {
     if (!candidate.superseded) continue;
     if (await memory.markSuperseded(candidate.key, entry.key, { namespace: entry.namespace })) {
-      superseded.push(candidate.key);
+      decision.superseded.push(candidate.key);
     } else {
       candidate.superseded = false; // forgotten in the meantime
     }
   }
-  return { mode, threshold: settings.conflictThreshold, superseded, candidates };
+  return decision;
+}
+
+/** The model's verdicts replace the rules' decisions close to the line; a failure changes nothing. */
+async function confirmNear(
+  model: ChatModel,
+  newer: string,
+  candidates: (ConflictCandidate & { near?: boolean })[],
+  contents: ReadonlyMap<string, string>,
+  decision: ConflictDecision,
+  settings: ConflictSettings,
+): Promise<void> {
+  const near = candidates.filter((candidate) => candidate.near);
+  if (near.length === 0) return;
+  const result = await confirmWithChat(
+    model,
+    newer,
+    near.map((candidate) => ({
+      key: candidate.key,
+      older: contents.get(candidate.key) ?? "",
+      rulesSupersede: candidate.superseded,
+    })),
+    settings.conflictConfirmTimeoutMs ?? CONFIRM_TIMEOUT_MS,
+  );
+  if ("failure" in result) {
+    decision.confirmation = { asked: near.length, answered: 0, failure: result.failure };
+    return;
+  }
+  decision.confirmation = { asked: near.length, answered: result.verdicts.size };
+  for (const candidate of near) {
+    const verdict = result.verdicts.get(candidate.key);
+    if (!verdict) continue;
+    candidate.superseded = verdict.replaces;
+    candidate.decidedBy = "chat";
+    candidate.reason = `${candidate.reason}; the model says it ${verdict.replaces ? "is" : "is not"} replaced${verdict.reason ? `: ${verdict.reason}` : ""}`;
+  }
 }
 
 /** The entry with its conflict decision attached (unchanged when there is none). */

@@ -24,6 +24,9 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   conflictMode: "conflict_mode",
   conflictThreshold: "conflict_threshold",
   conflictCategories: "conflict_categories",
+  conflictPolicy: "conflict_policy",
+  conflictConfirm: "conflict_confirm",
+  conflictConfirmTimeoutMs: "conflict_confirm_timeout_ms",
 };
 
 /** The names of the retrieval options (camelCase). */

@@ -1,0 +1,117 @@
+import type { Fact } from "./read-fact.js";
+import { sameSubject, subjectText } from "./read-subject.js";
+
+/** What the rules decided for one older fact against a newer one. */
+export interface RuleDecision {
+  supersede: boolean;
+  /** Short id of the rule that decided ("single-value-changed", "different-subjects", ...). */
+  rule: string;
+  /** The rule in words, with the readings it looked at. */
+  reason: string;
+  /**
+   * Close to the line: same subject, and the rules could go either way (a change said about a
+   * multi-valued or unnamed attribute). Only these are shown to a confirming chat model.
+   */
+  near: boolean;
+}
+
+type ValueRelation = "same" | "overlap" | "different" | "unknown";
+
+/** Same when one value's words contain the other's ("Berlin" / "Berlin Germany"). */
+export function compareValues(a: readonly string[], b: readonly string[]): ValueRelation {
+  if (a.length === 0 || b.length === 0) return "unknown";
+  const aInB = a.every((word) => b.includes(word));
+  const bInA = b.every((word) => a.includes(word));
+  if (aInB || bInA) return "same";
+  return a.some((word) => b.includes(word)) ? "overlap" : "different";
+}
+
+const keep = (rule: string, reason: string, near = false): RuleDecision => ({
+  supersede: false,
+  rule,
+  reason,
+  near,
+});
+const supersede = (rule: string, reason: string, near = false): RuleDecision => ({
+  supersede: true,
+  rule,
+  reason,
+  near,
+});
+
+/**
+ * The rules (packages/core/README.md, "Conflicts"): never across subjects; a value the new fact
+ * says is over is superseded; otherwise only facts of the same attribute are compared: the same
+ * statement negated or reversed is superseded, a single-valued attribute's different value is
+ * superseded unless the new fact is additive, and a multi-valued attribute's values add up
+ * (unless the new fact says a change of the same kind of value).
+ */
+export function decideConflict(older: Fact, newer: Fact): RuleDecision {
+  if (older.subject === undefined || newer.subject === undefined) {
+    return keep("not-read", `subject not read (${older.note ?? newer.note ?? "no subject"})`);
+  }
+  const a = subjectText(older.subject);
+  const b = subjectText(newer.subject);
+  if (!sameSubject(older.subject, newer.subject)) {
+    return keep("different-subjects", `different subjects (${a} / ${b})`);
+  }
+  const oldValue = older.valueText || older.value.join(" ");
+  if (!older.negated && newer.ends.some((ended) => compareValues(ended, older.value) === "same")) {
+    return supersede("value-ended", `the new fact says "${oldValue}" is over`);
+  }
+  if (older.attribute === undefined || newer.attribute === undefined) {
+    return keep("not-read", "attribute not read");
+  }
+  const relation = compareValues(older.value, newer.value);
+  if (older.attribute !== newer.attribute) {
+    if (newer.attribute === "changed" && relation === "overlap" && !newer.additive) {
+      return supersede(
+        "changed-same-kind",
+        `a change to a value of the same kind as "${oldValue}"`,
+        true,
+      );
+    }
+    return keep(
+      "different-attributes",
+      `different attributes (${older.attribute} / ${newer.attribute})`,
+    );
+  }
+  const attribute = older.attribute;
+  const newerNegative = newer.negated || newer.ended;
+  if (relation === "same") {
+    if (older.negated !== newerNegative) {
+      return supersede(
+        "negated",
+        `the same statement (${attribute}: ${oldValue}) ${older.negated ? "reversed" : "negated"}`,
+      );
+    }
+    return keep("same-value", `restates the same value (${attribute}: ${oldValue})`);
+  }
+  if (newer.additive)
+    return keep("additive", `additive ("also", "another"): ${attribute} gains a value`);
+  if (newerNegative) return keep("negates-other-value", `negates another value of ${attribute}`);
+  if (older.negated)
+    return keep("old-negated", `the older fact negates another value of ${attribute}`);
+  if (older.cardinality === "single") {
+    if (relation === "unknown") {
+      return newer.change
+        ? supersede(
+            "single-value-new",
+            `${attribute} is single-valued and the new fact says it changed`,
+          )
+        : keep("value-unknown", `no value to compare for ${attribute}`);
+    }
+    return supersede(
+      "single-value-changed",
+      `${attribute} is single-valued: "${oldValue}" -> "${newer.valueText || newer.value.join(" ")}"`,
+    );
+  }
+  if (newer.change && relation === "overlap") {
+    return supersede(
+      "changed-same-kind",
+      `${attribute} changed to a value of the same kind as "${oldValue}"`,
+      true,
+    );
+  }
+  return keep("multi-valued", `${attribute} is multi-valued: values add up`, newer.change);
+}

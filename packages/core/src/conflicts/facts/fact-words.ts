@@ -1,0 +1,182 @@
+import { porterStem } from "../../algorithms/porter-stemmer.js";
+
+/** One word of a text as the fact reader sees it. */
+export interface FactWord {
+  /** As typed (apostrophes kept: "user's", "doesn't"). */
+  raw: string;
+  /** Lower case, without a possessive `'s`. */
+  lower: string;
+  /** Spelling variants unified (favourite -> favorite) and Porter-stemmed: what comparisons use. */
+  norm: string;
+  /** Ends with a possessive `'s` / `s'`. */
+  possessive: boolean;
+  /** Starts with an upper-case letter (a name, or the first word of a sentence). */
+  capitalized: boolean;
+  /** Punctuation that follows the word (",", ":", ";", "." or ""). */
+  after: string;
+}
+
+/**
+ * British spellings (and a few informal words) mapped to one form before stemming, so
+ * "favourite colour" and "favorite color" read the same. Extend here; the stemmer does the rest
+ * (inflections: lives / lived / living -> live).
+ */
+const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
+  favourite: "favorite",
+  favourites: "favorites",
+  colour: "color",
+  colours: "colors",
+  flavour: "flavor",
+  neighbour: "neighbor",
+  neighbours: "neighbors",
+  organisation: "organization",
+  organise: "organize",
+  organised: "organized",
+  centre: "center",
+  theatre: "theater",
+  programme: "program",
+  grey: "gray",
+  mum: "mom",
+  mummy: "mom",
+  mother: "mom",
+  father: "dad",
+  daddy: "dad",
+  boss: "manager",
+  jewellery: "jewelry",
+  licence: "license",
+  travelling: "traveling",
+  cancelled: "canceled",
+  practise: "practice",
+  doc: "doctor",
+  gp: "doctor",
+  physician: "doctor",
+  spouse: "partner",
+  boyfriend: "partner",
+  girlfriend: "partner",
+  kid: "child",
+  kids: "children",
+};
+
+/** Irregular verb forms mapped to the stem of their base form ("drove" reads as "drive"). */
+const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
+  am: "be",
+  is: "be",
+  are: "be",
+  was: "be",
+  were: "be",
+  been: "be",
+  being: "be",
+  has: "have",
+  had: "have",
+  does: "do",
+  did: "do",
+  done: "do",
+  went: "go",
+  gone: "go",
+  goes: "go",
+  bought: "buy",
+  sold: "sell",
+  got: "get",
+  gotten: "get",
+  took: "take",
+  taken: "take",
+  left: "leav",
+  became: "becom",
+  began: "begin",
+  begun: "begin",
+  drove: "drive",
+  driven: "drive",
+  drank: "drink",
+  drunk: "drink",
+  ate: "eat",
+  eaten: "eat",
+  wrote: "write",
+  written: "write",
+  ran: "run",
+  met: "meet",
+  made: "make",
+  kept: "keep",
+  taught: "teach",
+  spoke: "speak",
+  spoken: "speak",
+  grew: "grow",
+  grown: "grow",
+  found: "find",
+  gave: "give",
+  given: "give",
+  held: "hold",
+  led: "lead",
+  paid: "pai",
+  sent: "send",
+  spent: "spend",
+  won: "win",
+  wore: "wear",
+  chose: "choos",
+  chosen: "choos",
+  broke: "break",
+  broken: "break",
+  flew: "fly",
+  flown: "fly",
+  fell: "fall",
+  forgot: "forget",
+  rode: "ride",
+  ridden: "ride",
+  swam: "swim",
+  sang: "sing",
+  thought: "think",
+  brought: "bring",
+  built: "build",
+  felt: "feel",
+  heard: "hear",
+  lost: "lose",
+  saw: "see",
+  seen: "see",
+  stood: "stand",
+  understood: "understand",
+  wed: "marri",
+};
+
+/** Whether a lower-case word is an irregular verb form ("drove", "bought", "was"). */
+export function isIrregularVerb(lower: string): boolean {
+  return Object.hasOwn(IRREGULAR_VERBS, lower);
+}
+
+/** The comparable form of one lower-case word (spelling unified, irregular verbs, Porter). */
+export function normalizeWord(lower: string): string {
+  const irregular = IRREGULAR_VERBS[lower];
+  if (irregular !== undefined) return irregular;
+  const spelled = SPELLING_VARIANTS[lower] ?? lower;
+  return porterStem(spelled);
+}
+
+// Words keep inner apostrophes, dots of abbreviations ("Dr.", "U.S.") are dropped with them,
+// hyphenated words stay one word ("e-mail", "co-founder"), "@" and "." inside e-mail addresses
+// and digits with separators ("555-0142", "3.5") stay together.
+const WORD =
+  /[\p{L}\p{N}][\p{L}\p{N}._%+-]*@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\+?\d[\d ().-]*\d|[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*['’]?/gu;
+
+/** The words of a text in order, with the punctuation after each. */
+export function factWords(text: string): FactWord[] {
+  const words: FactWord[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0].replaceAll("’", "'");
+    const end = (match.index ?? 0) + match[0].length;
+    const next = text.slice(end).match(/^\s*([,:;.!?])/u);
+    const possessive = /'s$/iu.test(raw) || /s'$/iu.test(raw);
+    const lower = raw.toLowerCase().replace(/'s$/u, "").replace(/'$/u, "");
+    words.push({
+      raw,
+      lower,
+      norm: normalizeWord(lower),
+      possessive: possessive && !/^(it|that|what|there|here|he|she|who)'s$/iu.test(raw),
+      capitalized: /^\p{Lu}/u.test(raw),
+      after: next?.[1] ?? "",
+    });
+  }
+  return words;
+}
+
+/** The normalized forms of a phrase as typed ("lives in" -> ["live", "in"]). */
+export function normalizePhrase(phrase: string): string[] {
+  return factWords(phrase).map((word) => word.norm);
+}

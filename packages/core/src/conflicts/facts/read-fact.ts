@@ -1,0 +1,455 @@
+import { isStopWord } from "../../algorithms/stop-words.js";
+import {
+  type AttributeDefinition,
+  attributeOfNoun,
+  attributeOfValue,
+  type Cardinality,
+  isOccupation,
+  isRelation,
+  matchPhrase,
+  ROLE_VERBS,
+  ROLES,
+} from "./attribute-table.js";
+import {
+  ADDITIVE,
+  ADDITIVE_PHRASES,
+  ADVERBS,
+  AUXILIARIES,
+  CHANGE,
+  CHANGE_PHRASES,
+  COPULAS,
+  ENDING_VERBS,
+  NEGATIONS,
+  VALUE_BREAKS,
+  VALUE_NOISE,
+} from "./fact-lexicon.js";
+import { type FactWord, factWords } from "./fact-words.js";
+import { readSubject, type SubjectPhrase, startsPredicate } from "./read-subject.js";
+
+/** A fact as read from one text (English). */
+export interface Fact {
+  subject?: SubjectPhrase;
+  /** `lives_in`, `role:ceo`, `favorite:food`, `of:car`, `verb:<stem>`, `be`, `label:<words>`. */
+  attribute?: string;
+  cardinality?: Cardinality;
+  /** The value's normalized words (noise words left out); empty when none was read. */
+  value: string[];
+  /** The value as typed. */
+  valueText: string;
+  /** The statement is negated ("does not", "never", "dislikes"). */
+  negated: boolean;
+  additive: boolean;
+  /** The fact says a state is over ("no longer", "quit", "stopped", "used to"). */
+  ended: boolean;
+  /** The fact says something changed ("now", "moved", "switched", "has a new"). */
+  change: boolean;
+  /** Values the fact says are over ("switched from X", "no more X", "instead of X", "left X"). */
+  ends: string[][];
+  /** What could not be read, when something could not. */
+  note?: string;
+}
+
+const SELF_SUBJECT: SubjectPhrase = { nodes: [{ words: [], self: true }] };
+const SKIPPED_LABELS = new Set([
+  "update",
+  "note",
+  "fyi",
+  "correction",
+  "reminder",
+  "fact",
+  "memory",
+  "important",
+  "ps",
+]);
+
+const hasPhrase = (norms: readonly string[], phrases: readonly (readonly string[])[]) =>
+  phrases.some((phrase) =>
+    norms.some((_, at) => phrase.every((word, k) => norms[at + k] === word)),
+  );
+
+/** The value starting at `at`: up to a break word or punctuation. */
+function readValue(words: readonly FactWord[], at: number): { words: FactWord[]; next: number } {
+  const value: FactWord[] = [];
+  let index = at;
+  for (; index < words.length; index++) {
+    const word = words[index]!;
+    if (value.length > 0 && VALUE_BREAKS.has(word.lower)) break;
+    value.push(word);
+    if (
+      word.after !== "" &&
+      !(word.after === "." && /^(dr|mr|mrs|ms|st|jr|inc|co)$/u.test(word.lower))
+    ) {
+      index++;
+      break;
+    }
+  }
+  return { words: value, next: index };
+}
+
+/** The comparable words of a value. */
+export function valueTerms(words: readonly FactWord[]): string[] {
+  return words
+    .filter(
+      (word) =>
+        !VALUE_NOISE.has(word.lower) && !(isStopWord(word.lower) && !/\d/u.test(word.lower)),
+    )
+    .map((word) => word.norm);
+}
+
+const single = (attribute: AttributeDefinition) => ({
+  attribute: attribute.id,
+  cardinality: attribute.cardinality,
+});
+
+/**
+ * Reads subject, attribute, value, polarity and markers from an English text ("The user's
+ * sister Maya moved to Rome last month" -> subject `@user > sister maya`, attribute `lives_in`,
+ * value `rome`, change). Unknown verbs become `verb:<stem>` (multi-valued); what cannot be read
+ * is left undefined and named in `note`, and the decision then keeps the older fact.
+ */
+export function readFact(text: string): Fact {
+  const words = factWords(text);
+  const norms = words.map((word) => word.norm);
+  const fact: Fact = {
+    value: [],
+    valueText: "",
+    negated: false,
+    additive: words.some((word) => ADDITIVE.has(word.lower)) || hasPhrase(norms, ADDITIVE_PHRASES),
+    ended: /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(text),
+    change: words.some((word) => CHANGE.has(word.lower)) || hasPhrase(norms, CHANGE_PHRASES),
+    ends: [],
+  };
+  if (words.length === 0) return { ...fact, note: "no words" };
+  let start = leadingCircumstance(words);
+  const comma = words.findIndex(
+    (word, index) =>
+      index >= start && index < start + 6 && (word.after === "," || word.after === ":"),
+  );
+  if (comma === start && SKIPPED_LABELS.has(words[start]!.lower)) {
+    start++;
+  } else if (comma >= 0 && words[comma]!.after === ":") {
+    return readLabel(words, comma, fact);
+  }
+  const read = readSubject(words, start);
+  let subject = read?.subject;
+  let at = read?.end ?? start;
+  if (subject === undefined || (subject.nodes.length === 0 && subject.unresolved === undefined)) {
+    if (!startsPredicate(words, start, false)) return { ...fact, note: "no subject read" };
+    subject = SELF_SUBJECT; // a fragment ("Moved to Munich") is about the user
+    at = start;
+  }
+  fact.subject = subject;
+  return readPredicate(words, at, fact);
+}
+
+const LEADING =
+  /^(from now on|these days|nowadays|recently|lately|today|now|currently|at the moment|for now|going forward|ok|okay|so|actually|btw|by the way|update|correction)\b/iu;
+const LEADING_WITH_COMMA =
+  /^(as of|since|starting|last|this|next|in|on|after|before|following|effective|as)\b/iu;
+
+/** Where the sentence proper starts after a leading circumstance ("From now on,", "Last month,"). */
+function leadingCircumstance(words: readonly FactWord[]): number {
+  const head = words
+    .slice(0, 4)
+    .map((word) => word.lower)
+    .join(" ");
+  const lead = head.match(LEADING)?.[0];
+  if (lead !== undefined) {
+    const count = lead.split(" ").length;
+    return words[count - 1]?.after === "," || words[count - 1]?.after === ":" ? count : count;
+  }
+  if (LEADING_WITH_COMMA.test(head)) {
+    const comma = words.findIndex((word, index) => index < 6 && word.after === ",");
+    if (comma >= 0) return comma + 1;
+  }
+  return 0;
+}
+
+/** "Dentist: Dr. Lee", "Maya's phone: 555-0100". */
+function readLabel(words: readonly FactWord[], colon: number, fact: Fact): Fact {
+  const label = words.slice(0, colon + 1);
+  const possessed = label.findLastIndex((word) => word.possessive);
+  const read = possessed >= 0 ? readSubject(words.slice(0, possessed + 1), 0) : undefined;
+  const nouns = label.slice(possessed + 1).map((word) => word.norm);
+  const attribute = attributeOfNoun(nouns);
+  const value = readValue(words, colon + 1);
+  return {
+    ...fact,
+    subject: read?.subject ?? SELF_SUBJECT,
+    ...(attribute
+      ? single(attribute)
+      : { attribute: `label:${nouns.join(" ")}`, cardinality: "single" }),
+    value: valueTerms(value.words),
+    valueText: value.words.map((word) => word.raw).join(" "),
+    negated: label.some((word) => NEGATIONS.has(word.lower)),
+  };
+}
+
+/** The attribute named by the subject's last link ("the user's favourite food"), if it is one. */
+function possessedAttribute(
+  subject: SubjectPhrase,
+): { attribute: string; cardinality: Cardinality } | undefined {
+  const last = subject.nodes.at(-1);
+  if (!last || last.self || last.name !== undefined || subject.nodes.length < 2) return undefined;
+  const head = last.words.at(-1);
+  if (head === undefined || isRelation(head)) return undefined;
+  const favorite = last.words.indexOf("favorit");
+  if (favorite >= 0)
+    return {
+      attribute: `favorite:${last.words.slice(favorite + 1).join(" ")}`,
+      cardinality: "single",
+    };
+  const role = ROLES[head];
+  if (role !== undefined) return { attribute: `role:${role}`, cardinality: "single" };
+  const known = attributeOfNoun(last.words);
+  if (known) return single(known);
+  return { attribute: `of:${head}`, cardinality: "single" };
+}
+
+function readPredicate(words: readonly FactWord[], start: number, fact: Fact): Fact {
+  let at = start;
+  let copula = false;
+  // Auxiliaries, negations, adverbs and markers before the main verb.
+  for (; at < words.length; at++) {
+    const word = words[at]!;
+    const lower = word.lower;
+    const next = words[at + 1];
+    if (NEGATIONS.has(lower) || /n't$/u.test(word.raw)) {
+      if (lower === "no" && next?.lower === "longer") {
+        fact.ended = true;
+        at++;
+      }
+      fact.negated = true;
+      if (COPULAS.has(lower.replace(/n't$/u, ""))) copula = true;
+      continue;
+    }
+    if (COPULAS.has(lower)) {
+      copula = true;
+      if (lower.startsWith("becam") || lower.startsWith("becom")) fact.change = true;
+      continue;
+    }
+    if (lower === "used" && next?.lower === "to") {
+      fact.ended = true;
+      at++;
+      continue;
+    }
+    if (AUXILIARIES.has(lower)) {
+      // "has moved" is an auxiliary; "has a dog" is the verb.
+      if (
+        next &&
+        (ADVERBS.has(next.lower) ||
+          NEGATIONS.has(next.lower) ||
+          /ed$|en$/u.test(next.lower) ||
+          /^(been|got|gotten|left|quit|bought|sold)$/u.test(next.lower) ||
+          lower === "will" ||
+          lower === "would" ||
+          lower === "can" ||
+          lower === "must" ||
+          lower === "should" ||
+          lower === "do" ||
+          lower === "does" ||
+          lower === "did")
+      )
+        continue;
+      break;
+    }
+    if (ADVERBS.has(lower) || ADDITIVE.has(lower) || lower === "now" || lower === "nowadays")
+      continue;
+    if (ENDING_VERBS.has(lower) && !(lower === "left" && next?.lower === "for")) {
+      fact.ended = true;
+      if (next?.lower === "up") at++; // gave up
+      const object = words[at + 1];
+      if (object && /ing$/u.test(object.lower)) continue; // "stopped drinking coffee": the gerund is the verb
+      const value = readValue(words, at + 1);
+      fact.ends.push(valueTerms(value.words));
+      fact.attribute = "ended";
+      fact.cardinality = "multi";
+      fact.value = valueTerms(value.words);
+      fact.valueText = value.words.map((w) => w.raw).join(" ");
+      return fact;
+    }
+    if (
+      (lower === "started" || lower === "began" || lower === "start" || lower === "begun") &&
+      next &&
+      /ing$/u.test(next.lower)
+    )
+      continue;
+    break;
+  }
+  const norms = words.map((word) => word.norm);
+  // "moved from Berlin to Munich", "switched from Spotify to Tidal": the old value is over.
+  const from = words.findIndex(
+    (word, index) => index > at && index <= at + 3 && word.lower === "from",
+  );
+  const to = from >= 0 ? words.findIndex((word, index) => index > from && word.lower === "to") : -1;
+  let fromTo: number | undefined;
+  if (from >= 0 && to > from) {
+    fact.ends.push(valueTerms(words.slice(from + 1, to)));
+    fact.change = true;
+    fromTo = to;
+  }
+  // "instead of X", "rather than X", "over X" (after the value), "no more X".
+  for (let index = at; index < words.length; index++) {
+    const lower = words[index]!.lower;
+    const marker =
+      (lower === "instead" && words[index + 1]?.lower === "of") ||
+      (lower === "rather" && words[index + 1]?.lower === "than") ||
+      (lower === "no" && words[index + 1]?.lower === "more")
+        ? 2
+        : lower === "over" && index > at + 1
+          ? 1
+          : 0;
+    if (marker > 0) fact.ends.push(valueTerms(readValue(words, index + marker).words));
+  }
+  const setValue = (valueStart: number) => {
+    const value = readValue(words, valueStart);
+    fact.value = valueTerms(value.words);
+    fact.valueText = value.words.map((word) => word.raw).join(" ");
+    return value;
+  };
+  const subject = fact.subject!;
+  // "has a new CEO, Jane", "got a new dentist": the attribute is the noun, the change is said.
+  if (
+    /^(have|get)$/u.test(norms[at] ?? "") &&
+    words[at + 1] &&
+    /^(a|an)$/u.test(words[at + 1]!.lower) &&
+    words[at + 2]?.lower === "new"
+  ) {
+    const noun = readValue(words, at + 3);
+    const nounNorms = noun.words.map((word) => word.norm);
+    const role = ROLES[nounNorms.at(-1) ?? ""];
+    const known = role ? undefined : attributeOfNoun(nounNorms);
+    fact.change = true;
+    fact.attribute = role ? `role:${role}` : known ? known.id : `of:${nounNorms.at(-1) ?? ""}`;
+    fact.cardinality = known?.cardinality === "multi" ? "multi" : "single";
+    const named =
+      noun.next < words.length && /^(named|called)$/u.test(words[noun.next]!.lower)
+        ? noun.next + 1
+        : noun.next;
+    if (named < words.length) setValue(named);
+    return fact;
+  }
+  // "switched dentists to Dr. Park", "changed jobs", "switched to the Pro plan".
+  if (/^(switch|chang|upgrad|downgrad)/u.test(norms[at] ?? "")) {
+    fact.change = true;
+    const to2 = words.findIndex((word, index) => index > at && word.lower === "to");
+    const between =
+      to2 > at + 1 ? norms.slice(at + 1, to2).filter((norm) => !VALUE_NOISE.has(norm)) : [];
+    const valueStart = fromTo !== undefined ? fromTo + 1 : to2 >= 0 ? to2 + 1 : at + 1;
+    const value = setValue(valueStart);
+    const known =
+      (between.length > 0 && !between.includes("from") ? attributeOfNoun(between) : undefined) ??
+      attributeOfNoun(value.words.map((word) => word.norm).slice(-1)) ??
+      matchPhrase(norms, at)?.attribute;
+    if (known) Object.assign(fact, single(known));
+    else {
+      fact.attribute = "changed";
+      fact.cardinality = "multi";
+    }
+    return fact;
+  }
+  const phrase =
+    fromTo === undefined
+      ? matchPhrase(norms, at)
+      : matchPhrase([norms[at]!, ...norms.slice(fromTo)], 0);
+  if (phrase && !(copula && phrase.attribute.id === "owns")) {
+    Object.assign(fact, single(phrase.attribute));
+    if (phrase.negative) fact.negated = !fact.negated;
+    if (phrase.change) fact.change = true;
+    const value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
+    // "bought a new car, a Honda" / "has a Tesla": a possessed thing with its own attribute.
+    if (phrase.attribute.id === "owns") {
+      const head = value.words.map((word) => word.norm);
+      const thing = attributeOfNoun(head.slice(-1));
+      if (thing && thing.cardinality === "single") Object.assign(fact, single(thing));
+    }
+    return fact;
+  }
+  if (copula) return readCopula(words, at, fact, subject, setValue);
+  const verb = words[at];
+  if (verb === undefined) return { ...fact, note: "no predicate read" };
+  const role = ROLE_VERBS[verb.norm];
+  if (role !== undefined && words[at + 1]) {
+    // "Maria now chairs the committee": the committee's chair is Maria.
+    const object = readSubject(words, at + 1);
+    if (object && object.subject.nodes.length > 0) {
+      return {
+        ...fact,
+        subject: object.subject,
+        attribute: `role:${role}`,
+        cardinality: "single",
+        value: subjectWords(subject),
+        valueText: "",
+      };
+    }
+  }
+  fact.attribute = `verb:${verb.norm}`;
+  fact.cardinality = "multi";
+  setValue(at + 1);
+  return fact;
+}
+
+/** A subject as value words (when a role turns it around). */
+function subjectWords(subject: SubjectPhrase): string[] {
+  const last = subject.nodes.at(-1);
+  if (!last) return [];
+  if (last.self) return ["@user"];
+  return last.name !== undefined ? last.name.split(" ") : last.words;
+}
+
+function readCopula(
+  words: readonly FactWord[],
+  at: number,
+  fact: Fact,
+  subject: SubjectPhrase,
+  setValue: (start: number) => { words: FactWord[]; next: number },
+): Fact {
+  const possessed = possessedAttribute(subject);
+  if (possessed) {
+    setValue(at);
+    return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
+  }
+  // "Jane is the CEO of Acme" / "Jane is Acme's new CEO": Acme's CEO is Jane.
+  const rest = words.slice(at);
+  const roleAt = rest.findIndex((word, index) => index < 5 && ROLES[word.norm] !== undefined);
+  if (roleAt >= 0) {
+    const role = ROLES[rest[roleAt]!.norm]!;
+    const of = rest[roleAt + 1]?.lower === "of" ? readSubject(words, at + roleAt + 2) : undefined;
+    const owner = rest.slice(0, roleAt).findLast((word) => word.possessive)
+      ? readSubject(words, at)
+      : undefined;
+    const org =
+      of?.subject ??
+      (owner
+        ? { nodes: owner.subject.nodes.filter((node) => node.name !== undefined || node.self) }
+        : undefined);
+    if (org && org.nodes.length > 0) {
+      return {
+        ...fact,
+        subject: org,
+        attribute: `role:${role}`,
+        cardinality: "single",
+        value: subjectWords(subject),
+        valueText: "",
+      };
+    }
+  }
+  const value = setValue(at);
+  const valueNorms = value.words.map((word) => word.norm);
+  const head = valueNorms.at(-1);
+  if (head !== undefined && isOccupation(head) && !value.words.at(-1)!.capitalized) {
+    return { ...fact, attribute: "job_title", cardinality: "single" };
+  }
+  const implied = attributeOfValue(valueNorms);
+  if (implied) return { ...fact, ...single(implied) };
+  if (
+    /^\d+$/u.test(value.words[0]?.lower ?? "") &&
+    (value.words.length === 1 || /^(year|yr)/u.test(value.words[1]!.lower))
+  ) {
+    return { ...fact, attribute: "age", cardinality: "single" };
+  }
+  const named = head === undefined ? undefined : attributeOfNoun([head]);
+  if (named && value.words[0] && /^(on|with|in|at)$/u.test(value.words[0].lower))
+    return { ...fact, ...single(named) };
+  return { ...fact, attribute: "be", cardinality: "multi" };
+}

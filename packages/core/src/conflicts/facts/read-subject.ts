@@ -1,0 +1,195 @@
+import { isRelation, ROLES } from "./attribute-table.js";
+import {
+  ADDITIVE,
+  ADVERBS,
+  AUXILIARIES,
+  CHANGE,
+  COMMON_VERBS,
+  COPULAS,
+  DETERMINERS,
+  ENDING_VERBS,
+  NEGATIONS,
+  PRONOUNS,
+  SELF_WORDS,
+} from "./fact-lexicon.js";
+import { type FactWord, isIrregularVerb } from "./fact-words.js";
+
+/** One link of a possessive chain: "sister Maya" in "the user's sister Maya". */
+export interface SubjectNode {
+  /** Normalized common words (head noun and its modifiers): ["sister"], ["mobile", "app"]. */
+  words: string[];
+  /** The name, normalized and space-joined ("maya", "crate and barrel", "dr lee"). */
+  name?: string;
+  /** The user ("I", "my", "we", "the user"). */
+  self?: boolean;
+}
+
+/** A subject as read: the chain from the owner to the thing talked about. */
+export interface SubjectPhrase {
+  nodes: SubjectNode[];
+  /** A pronoun ("she", "they"): who it is cannot be known from the text alone. */
+  unresolved?: string;
+}
+
+/** Display form: "@user > sister maya". */
+export function subjectText(subject: SubjectPhrase): string {
+  if (subject.unresolved !== undefined) return `?${subject.unresolved}`;
+  return subject.nodes
+    .map((node) =>
+      node.self ? "@user" : [...node.words, ...(node.name ? [node.name] : [])].join(" "),
+    )
+    .join(" > ");
+}
+
+const verbStems = new Set(COMMON_VERBS);
+
+/**
+ * Whether a word starts the predicate: an auxiliary, copula, negation, marker or adverb, an
+ * ending verb, an irregular verb form, a common verb, or an unknown lower-case word ending in
+ * -ed, or in -s when the next word is not itself a verb (then it is a plural noun: "the user's
+ * parents live"). A word right after a determiner or a possessive is a noun ("the user's work
+ * email").
+ */
+export function startsPredicate(
+  words: readonly FactWord[],
+  at: number,
+  afterNounSlot: boolean,
+): boolean {
+  const word = words[at]!;
+  const lower = word.lower;
+  if (word.raw.includes("'") && /n't$/u.test(word.raw)) return true;
+  if (COPULAS.has(lower) || AUXILIARIES.has(lower) || NEGATIONS.has(lower)) return true;
+  if (afterNounSlot || word.capitalized || word.possessive) return false;
+  if (ADVERBS.has(lower) || ADDITIVE.has(lower) || (CHANGE.has(lower) && lower !== "new"))
+    return true;
+  if (ENDING_VERBS.has(lower) || lower === "used") return true;
+  if (isIrregularVerb(lower)) return true;
+  const next = words[at + 1];
+  const nextIsVerb =
+    next !== undefined &&
+    (COPULAS.has(next.lower) ||
+      AUXILIARIES.has(next.lower) ||
+      verbStems.has(next.norm) ||
+      /n't$/u.test(next.raw));
+  if (verbStems.has(word.norm)) {
+    // "parents live": a plural noun before a verb is no verb; "the user's work email" is caught above.
+    return !(/s$/u.test(lower) && nextIsVerb && isRelation(word.norm));
+  }
+  if (/ed$/u.test(lower) && lower.length > 4) return true;
+  if (/[^su]s$/u.test(lower) && !nextIsVerb && !isRelation(word.norm)) return true;
+  return false;
+}
+
+/** Longest subject looked at; past it the subject is not read. */
+const MAX_SUBJECT_WORDS = 12;
+
+/**
+ * Reads the subject noun phrase that starts at `start`: determiners, "my"/"our"/"the user's",
+ * possessive chains ("the user's sister Maya's dentist"), names (capitalized words, "and" and
+ * titles inside: "Crate and Barrel", "Dr. Lee"). Returns where the predicate starts.
+ */
+export function readSubject(
+  words: readonly FactWord[],
+  start: number,
+): { subject: SubjectPhrase; end: number } | undefined {
+  const nodes: SubjectNode[] = [];
+  let node: SubjectNode = { words: [] };
+  let nounSlot = true; // right after a determiner or possessive, a noun is expected
+  let at = start;
+  const close = () => {
+    if (node.words.length > 0 || node.name !== undefined || node.self) nodes.push(node);
+    node = { words: [] };
+  };
+  for (; at < words.length && at - start < MAX_SUBJECT_WORDS; at++) {
+    const word = words[at]!;
+    const lower = word.lower;
+    if (
+      at > start &&
+      startsPredicate(
+        words,
+        at,
+        nounSlot && !COPULAS.has(lower) && !AUXILIARIES.has(lower) && !NEGATIONS.has(lower),
+      )
+    )
+      break;
+    if (PRONOUNS.has(lower) && node.words.length === 0 && node.name === undefined) {
+      return { subject: { nodes: [], unresolved: lower }, end: at + 1 };
+    }
+    if (SELF_WORDS.has(lower)) {
+      node.self = true;
+      node.words = [];
+      if (lower === "my" || lower === "our" || word.possessive) {
+        close();
+        nounSlot = true;
+      } else nounSlot = false;
+      continue;
+    }
+    if (DETERMINERS.has(lower) && node.words.length === 0 && node.name === undefined) {
+      nounSlot = true;
+      continue;
+    }
+    const nameWord =
+      (word.capitalized &&
+        !(at === start && DETERMINERS.has(lower)) &&
+        ROLES[word.norm] === undefined) ||
+      (node.name !== undefined &&
+        (lower === "and" || lower === "&" || lower === "of") &&
+        words[at + 1]?.capitalized === true);
+    if (nameWord) {
+      const part = lower;
+      node.name = node.name === undefined ? part : `${node.name} ${part}`;
+    } else if (
+      node.self &&
+      node.words.length === 0 &&
+      node.name === undefined &&
+      !word.possessive
+    ) {
+      // "I" followed by a noun is not a subject phrase ("I guitar"): end here.
+      break;
+    } else {
+      node.words.push(word.norm);
+    }
+    nounSlot = false;
+    if (word.possessive) {
+      close();
+      nounSlot = true;
+    } else if (word.after === "," || word.after === ":" || word.after === ";") {
+      at++;
+      break;
+    }
+  }
+  close();
+  if (nodes.length === 0) return undefined;
+  return { subject: { nodes }, end: at };
+}
+
+/**
+ * Whether two subjects are the same: the last links match (equal names when both are named,
+ * otherwise one link's words contain the other's and the names do not differ), and, unless a
+ * name settles it, the owners before them match the same way.
+ */
+export function sameSubject(a: SubjectPhrase, b: SubjectPhrase): boolean {
+  if (a.unresolved !== undefined || b.unresolved !== undefined) return false;
+  let i = a.nodes.length - 1;
+  let j = b.nodes.length - 1;
+  for (; i >= 0 && j >= 0; i--, j--) {
+    const x = a.nodes[i]!;
+    const y = b.nodes[j]!;
+    if (x.self || y.self) {
+      if (!(x.self && y.self)) return false;
+      continue;
+    }
+    if (x.name !== undefined && y.name !== undefined) {
+      if (x.name !== y.name) return false;
+      return true; // a name identifies: "Maya" is "the user's sister Maya"
+    }
+    const xInY = x.words.every((word) => y.words.includes(word));
+    const yInX = y.words.every((word) => x.words.includes(word));
+    if (x.words.length === 0 || y.words.length === 0) {
+      // one link is only a name, the other only words: not comparable
+      return false;
+    }
+    if (!xInY && !yInX) return false;
+  }
+  return i < 0 && j < 0;
+}
