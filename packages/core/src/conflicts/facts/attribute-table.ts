@@ -187,7 +187,7 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
   {
     id: "school",
     cardinality: "single",
-    phrases: ["studies at", "attends", "enrolled at", "goes to school at"],
+    phrases: ["studies at", "attends", "enrolled at", "goes to school at", "goes to"],
     nouns: ["school", "university", "college"],
   },
   { id: "timezone", cardinality: "single", nouns: ["timezone", "time zone"] },
@@ -294,6 +294,18 @@ export const ROLES: Readonly<Record<string, string>> = {
   leader: "lead",
   mayor: "mayor",
   editor: "editor",
+};
+
+/** Past participles of role verbs: "The club is chaired by Karen". */
+export const ROLE_PARTICIPLES: Readonly<Record<string, string>> = {
+  chaired: "chair",
+  headed: "head",
+  led: "lead",
+  run: "head",
+  coached: "coach",
+  captained: "captain",
+  managed: "manager",
+  owned: "owner",
 };
 
 /** Verbs that say the subject holds a role of the object ("Maria chairs the board"). */
@@ -509,6 +521,13 @@ export function attributeOfNoun(words: readonly string[]): AttributeDefinition |
     if (at >= 0 && startsWith(words, at, noun.words)) return noun.attribute;
   }
   return undefined;
+}
+
+/** The attribute a noun phrase names exactly ("home city" yes, "birth city" no). */
+export function attributeOfExactNoun(words: readonly string[]): AttributeDefinition | undefined {
+  return compiledNouns.find(
+    (noun) => noun.words.length === words.length && startsWith(words, 0, noun.words),
+  )?.attribute;
 }
 
 /** The attribute a copula's value implies ("vegetarian" -> diet), if any. */

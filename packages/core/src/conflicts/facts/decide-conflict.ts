@@ -62,7 +62,11 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   if (older.attribute === undefined || newer.attribute === undefined) {
     return keep("not-read", "attribute not read");
   }
-  const relation = compareValues(older.value, newer.value);
+  // Two facts of the same verb without objects ("smokes" / "quit smoking") state the same thing.
+  const relation =
+    older.value.length === 0 && newer.value.length === 0
+      ? "same"
+      : compareValues(older.value, newer.value);
   if (older.attribute !== newer.attribute) {
     if (newer.attribute === "changed" && relation === "overlap" && !newer.additive) {
       return supersede(
@@ -89,6 +93,9 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   }
   if (newer.additive)
     return keep("additive", `additive ("also", "another"): ${attribute} gains a value`);
+  if (newerNegative && relation === "unknown" && newer.value.length === 0) {
+    return supersede("negated-all", `the new fact negates ${attribute} as a whole`);
+  }
   if (newerNegative) return keep("negates-other-value", `negates another value of ${attribute}`);
   if (older.negated)
     return keep("old-negated", `the older fact negates another value of ${attribute}`);
@@ -106,10 +113,11 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
       `${attribute} is single-valued: "${oldValue}" -> "${newer.valueText || newer.value.join(" ")}"`,
     );
   }
-  if (newer.change && relation === "overlap") {
+  if (newer.change && !newer.newThing) {
+    // "now", "these days", "switched": the new value takes the old one's place.
     return supersede(
-      "changed-same-kind",
-      `${attribute} changed to a value of the same kind as "${oldValue}"`,
+      "multi-value-changed",
+      `${attribute} changed ("now", "switched"): "${oldValue}" -> "${newer.valueText || newer.value.join(" ")}"`,
       true,
     );
   }

@@ -1,12 +1,14 @@
 import { isStopWord } from "../../algorithms/stop-words.js";
 import {
   type AttributeDefinition,
+  attributeOfExactNoun,
   attributeOfNoun,
   attributeOfValue,
   type Cardinality,
   isOccupation,
   isRelation,
   matchPhrase,
+  ROLE_PARTICIPLES,
   ROLE_VERBS,
   ROLES,
 } from "./attribute-table.js";
@@ -23,7 +25,7 @@ import {
   VALUE_BREAKS,
   VALUE_NOISE,
 } from "./fact-lexicon.js";
-import { type FactWord, factWords } from "./fact-words.js";
+import { type FactWord, factWords, normalizeWord } from "./fact-words.js";
 import { readSubject, type SubjectPhrase, startsPredicate } from "./read-subject.js";
 
 /** A fact as read from one text (English). */
@@ -43,11 +45,36 @@ export interface Fact {
   ended: boolean;
   /** The fact says something changed ("now", "moved", "switched", "has a new"). */
   change: boolean;
+  /** "has a new X": a change of a single thing, an addition to a multi-valued one. */
+  newThing?: boolean;
   /** Values the fact says are over ("switched from X", "no more X", "instead of X", "left X"). */
   ends: string[][];
   /** What could not be read, when something could not. */
   note?: string;
 }
+
+/** Words after "went" / "turned" that make them verbs of motion, not of change ("went to"). */
+const PARTICLES = new Set([
+  "to",
+  "into",
+  "on",
+  "off",
+  "back",
+  "home",
+  "out",
+  "up",
+  "down",
+  "over",
+  "for",
+  "with",
+  "from",
+  "a",
+  "an",
+  "the",
+  "in",
+  "abroad",
+  "away",
+]);
 
 const SELF_SUBJECT: SubjectPhrase = { nodes: [{ words: [], self: true }] };
 const SKIPPED_LABELS = new Set([
@@ -93,7 +120,7 @@ export function valueTerms(words: readonly FactWord[]): string[] {
       (word) =>
         !VALUE_NOISE.has(word.lower) && !(isStopWord(word.lower) && !/\d/u.test(word.lower)),
     )
-    .map((word) => word.norm);
+    .map((word) => word.norm.replace(/^(\d+)(st|nd|rd|th)$/u, "$1"));
 }
 
 const single = (attribute: AttributeDefinition) => ({
@@ -170,29 +197,39 @@ function readLabel(words: readonly FactWord[], colon: number, fact: Fact): Fact 
   const label = words.slice(0, colon + 1);
   const possessed = label.findLastIndex((word) => word.possessive);
   const read = possessed >= 0 ? readSubject(words.slice(0, possessed + 1), 0) : undefined;
-  const nouns = label.slice(possessed + 1).map((word) => word.norm);
-  const attribute = attributeOfNoun(nouns);
+  const nouns = label
+    .slice(possessed + 1)
+    .filter((word) => !VALUE_NOISE.has(word.lower))
+    .map((word) => word.norm);
+  // A label names its attribute exactly: "Home city" is lives_in, "Birth city" is not.
+  const favorite = nouns[0] === "favorit" ? `favorite:${nouns.slice(1).join(" ")}` : undefined;
+  const attribute = favorite === undefined ? attributeOfExactNoun(nouns) : undefined;
   const value = readValue(words, colon + 1);
   return {
     ...fact,
     subject: read?.subject ?? SELF_SUBJECT,
     ...(attribute
       ? single(attribute)
-      : { attribute: `label:${nouns.join(" ")}`, cardinality: "single" }),
+      : { attribute: favorite ?? `label:${nouns.join(" ")}`, cardinality: "single" }),
     value: valueTerms(value.words),
     valueText: value.words.map((word) => word.raw).join(" "),
     negated: label.some((word) => NEGATIONS.has(word.lower)),
   };
 }
 
-/** The attribute named by the subject's last link ("the user's favourite food"), if it is one. */
+/**
+ * The attribute named by the subject's last link ("the user's favourite food is", "the user's
+ * manager is"), if it is one. A related person ("the user's sister is a nurse") stays the
+ * subject, unless the value names them ("the user's landlord is Deutsche Wohnen").
+ */
 function possessedAttribute(
   subject: SubjectPhrase,
+  namesValue: boolean,
 ): { attribute: string; cardinality: Cardinality } | undefined {
   const last = subject.nodes.at(-1);
   if (!last || last.self || last.name !== undefined || subject.nodes.length < 2) return undefined;
   const head = last.words.at(-1);
-  if (head === undefined || isRelation(head)) return undefined;
+  if (head === undefined) return undefined;
   const favorite = last.words.indexOf("favorit");
   if (favorite >= 0)
     return {
@@ -203,12 +240,14 @@ function possessedAttribute(
   if (role !== undefined) return { attribute: `role:${role}`, cardinality: "single" };
   const known = attributeOfNoun(last.words);
   if (known) return single(known);
+  if (isRelation(head) && !namesValue) return undefined;
   return { attribute: `of:${head}`, cardinality: "single" };
 }
 
 function readPredicate(words: readonly FactWord[], start: number, fact: Fact): Fact {
   let at = start;
   let copula = false;
+  let standAsLike = false;
   // Auxiliaries, negations, adverbs and markers before the main verb.
   for (; at < words.length; at++) {
     const word = words[at]!;
@@ -221,11 +260,24 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
       }
       fact.negated = true;
       if (COPULAS.has(lower.replace(/n't$/u, ""))) copula = true;
+      // "can't stand X" is "does not like X"
+      if (next?.lower === "stand" && /^(can't|cannot|can|cant)$/u.test(lower)) standAsLike = true;
       continue;
     }
     if (COPULAS.has(lower)) {
       copula = true;
       if (lower.startsWith("becam") || lower.startsWith("becom")) fact.change = true;
+      continue;
+    }
+    // "went vegan", "turned 40": a copula that says a change
+    if ((lower === "went" || lower === "turned") && next && !PARTICLES.has(next.lower)) {
+      copula = true;
+      fact.change = true;
+      continue;
+    }
+    // "the user's hobbies include painting" reads as "are"
+    if (word.norm === "includ" && possessedAttribute(fact.subject!, false) !== undefined) {
+      copula = true;
       continue;
     }
     if (lower === "used" && next?.lower === "to") {
@@ -259,7 +311,13 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
       fact.ended = true;
       if (next?.lower === "up") at++; // gave up
       const object = words[at + 1];
-      if (object && /ing$/u.test(object.lower)) continue; // "stopped drinking coffee": the gerund is the verb
+      if (object && /ing$/u.test(object.lower)) {
+        // "stopped drinking coffee": the gerund is the verb, and the activity itself is over
+        fact.ends.push([object.norm]);
+        const after = valueTerms(readValue(words, at + 2).words);
+        if (after.length > 0) fact.ends.push(after);
+        continue;
+      }
       const value = readValue(words, at + 1);
       fact.ends.push(valueTerms(value.words));
       fact.attribute = "ended";
@@ -277,6 +335,7 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
     break;
   }
   const norms = words.map((word) => word.norm);
+  if (standAsLike) norms[at] = "like";
   // "moved from Berlin to Munich", "switched from Spotify to Tidal": the old value is over.
   const from = words.findIndex(
     (word, index) => index > at && index <= at + 3 && word.lower === "from",
@@ -320,6 +379,7 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
     const role = ROLES[nounNorms.at(-1) ?? ""];
     const known = role ? undefined : attributeOfNoun(nounNorms);
     fact.change = true;
+    fact.newThing = true;
     fact.attribute = role ? `role:${role}` : known ? known.id : `of:${nounNorms.at(-1) ?? ""}`;
     fact.cardinality = known?.cardinality === "multi" ? "multi" : "single";
     const named =
@@ -333,16 +393,30 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
   if (/^(switch|chang|upgrad|downgrad)/u.test(norms[at] ?? "")) {
     fact.change = true;
     const to2 = words.findIndex((word, index) => index > at && word.lower === "to");
+    const and = words.findIndex((word, index) => index > at && word.lower === "and");
+    if (to2 < 0 && fromTo === undefined && and > at) {
+      // "switched jobs and now works at SAP": the second verb says what changed
+      return readPredicate(words, and + 1, { ...fact, change: true });
+    }
     const between =
-      to2 > at + 1 ? norms.slice(at + 1, to2).filter((norm) => !VALUE_NOISE.has(norm)) : [];
+      to2 > at + 1
+        ? words
+            .slice(at + 1, to2)
+            .filter((word) => !VALUE_NOISE.has(word.lower))
+            .map((word) => word.norm)
+        : [];
     const valueStart = fromTo !== undefined ? fromTo + 1 : to2 >= 0 ? to2 + 1 : at + 1;
     const value = setValue(valueStart);
+    const named = between.length > 0 && !between.includes("from") ? between : undefined;
     const known =
-      (between.length > 0 && !between.includes("from") ? attributeOfNoun(between) : undefined) ??
-      attributeOfNoun(value.words.map((word) => word.norm).slice(-1)) ??
-      matchPhrase(norms, at)?.attribute;
+      (named ? attributeOfNoun(named) : undefined) ??
+      attributeOfNoun(valueTerms(value.words).slice(-1));
     if (known) Object.assign(fact, single(known));
-    else {
+    else if (named) {
+      // "switched internet providers to Vodafone": the thing named is the attribute
+      fact.attribute = `of:${named.at(-1)}`;
+      fact.cardinality = "single";
+    } else {
       fact.attribute = "changed";
       fact.cardinality = "multi";
     }
@@ -359,7 +433,7 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
     const value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
     // "bought a new car, a Honda" / "has a Tesla": a possessed thing with its own attribute.
     if (phrase.attribute.id === "owns") {
-      const head = value.words.map((word) => word.norm);
+      const head = valueTerms(value.words);
       const thing = attributeOfNoun(head.slice(-1));
       if (thing && thing.cardinality === "single") Object.assign(fact, single(thing));
     }
@@ -369,7 +443,7 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
   const verb = words[at];
   if (verb === undefined) return { ...fact, note: "no predicate read" };
   const role = ROLE_VERBS[verb.norm];
-  if (role !== undefined && words[at + 1]) {
+  if (role !== undefined && words[at + 1] && !PARTICLES.has(words[at + 1]!.lower)) {
     // "Maria now chairs the committee": the committee's chair is Maria.
     const object = readSubject(words, at + 1);
     if (object && object.subject.nodes.length > 0) {
@@ -394,7 +468,7 @@ function subjectWords(subject: SubjectPhrase): string[] {
   const last = subject.nodes.at(-1);
   if (!last) return [];
   if (last.self) return ["@user"];
-  return last.name !== undefined ? last.name.split(" ") : last.words;
+  return last.name !== undefined ? last.name.split(" ").map(normalizeWord) : last.words;
 }
 
 function readCopula(
@@ -404,13 +478,36 @@ function readCopula(
   subject: SubjectPhrase,
   setValue: (start: number) => { words: FactWord[]; next: number },
 ): Fact {
-  const possessed = possessedAttribute(subject);
+  const first = words[at];
+  const namesValue = first !== undefined && first.capitalized && !isOccupation(first.norm);
+  const possessed = possessedAttribute(subject, namesValue);
   if (possessed) {
     setValue(at);
     return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
   }
-  // "Jane is the CEO of Acme" / "Jane is Acme's new CEO": Acme's CEO is Jane.
   const rest = words.slice(at);
+  // "The book club is chaired by Karen": the club's chair is Karen.
+  const participle = ROLE_PARTICIPLES[rest[0]?.lower ?? ""];
+  if (participle !== undefined && rest[1]?.lower === "by") {
+    setValue(at + 2);
+    return { ...fact, subject, attribute: `role:${participle}`, cardinality: "single" };
+  }
+  // "Petra is the user's boss", "Dr. Lee is Maya's dentist": the user's manager is Petra.
+  const ownerAt = rest.findIndex((word, index) => index < 3 && word.possessive);
+  if (ownerAt >= 0) {
+    const owner = readSubject(words, at);
+    const named = owner ? possessedAttribute(owner.subject, true) : undefined;
+    if (owner && named && !named.attribute.startsWith("of:") && owner.end >= words.length - 1) {
+      return {
+        ...fact,
+        subject: { nodes: owner.subject.nodes.slice(0, -1) },
+        ...named,
+        value: subjectWords(subject),
+        valueText: "",
+      };
+    }
+  }
+  // "Jane is the CEO of Acme" / "Jane is Acme's new CEO": Acme's CEO is Jane.
   const roleAt = rest.findIndex((word, index) => index < 5 && ROLES[word.norm] !== undefined);
   if (roleAt >= 0) {
     const role = ROLES[rest[roleAt]!.norm]!;

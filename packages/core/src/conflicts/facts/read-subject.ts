@@ -42,6 +42,8 @@ export function subjectText(subject: SubjectPhrase): string {
 }
 
 const verbStems = new Set(COMMON_VERBS);
+/** Modifiers that do not change who or what a subject is ("the user's new manager"). */
+const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "regular"]);
 
 /**
  * Whether a word starts the predicate: an auxiliary, copula, negation, marker or adverb, an
@@ -146,7 +148,7 @@ export function readSubject(
     ) {
       // "I" followed by a noun is not a subject phrase ("I guitar"): end here.
       break;
-    } else {
+    } else if (!SUBJECT_NOISE.has(lower)) {
       node.words.push(word.norm);
     }
     nounSlot = false;
