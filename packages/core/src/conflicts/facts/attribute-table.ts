@@ -38,12 +38,13 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
       "resides in",
       "settled in",
       "stays in",
+      "headquartered in",
       { phrase: "moved to", change: true },
       { phrase: "moved back to", change: true },
       { phrase: "relocated to", change: true },
       { phrase: "moved into", change: true },
     ],
-    nouns: ["home city", "city", "residence", "hometown now"],
+    nouns: ["home", "home city", "city", "residence", "head office", "headquarters", "hq"],
   },
   {
     id: "address",
@@ -105,7 +106,7 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
     id: "drinks",
     cardinality: "multi",
     phrases: ["drinks", "orders"],
-    nouns: ["drink", "usual drink", "coffee order"],
+    nouns: ["drink", "coffee", "coffee order"],
   },
   { id: "eats", cardinality: "multi", phrases: ["eats", "snacks on"] },
   {
@@ -213,12 +214,17 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
       "due date",
       "launch date",
       "budget",
-      "price",
+
       "headcount",
       "location",
       "office",
-      "headquarters",
     ],
+  },
+  {
+    id: "price",
+    cardinality: "single",
+    phrases: ["costs", "priced at", "sells for"],
+    nouns: ["price", "cost", "fee", "rent", "monthly fee"],
   },
   {
     id: "hobbies",
@@ -313,7 +319,6 @@ export const ROLE_VERBS: Readonly<Record<string, string>> = {
   chair: "chair",
   head: "head",
   lead: "lead",
-  run: "head",
   captain: "captain",
   coach: "coach",
 };
@@ -516,9 +521,21 @@ export function matchPhrase(
 
 /** The attribute a noun phrase names, when the whole phrase or its last words are a table noun. */
 export function attributeOfNoun(words: readonly string[]): AttributeDefinition | undefined {
+  return nounMatch(words)?.attribute;
+}
+
+/**
+ * The table noun that ends a noun phrase, and the words before it (its qualifier: "pension" in
+ * "pension plan", "netflix" in "Netflix plan"). Attributes with different qualifiers differ.
+ */
+export function nounMatch(
+  words: readonly string[],
+): { attribute: AttributeDefinition; qualifier: string[] } | undefined {
   for (const noun of compiledNouns) {
     const at = words.length - noun.words.length;
-    if (at >= 0 && startsWith(words, at, noun.words)) return noun.attribute;
+    if (at >= 0 && startsWith(words, at, noun.words)) {
+      return { attribute: noun.attribute, qualifier: words.slice(0, at) };
+    }
   }
   return undefined;
 }

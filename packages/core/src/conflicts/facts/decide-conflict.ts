@@ -83,6 +83,12 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   const attribute = older.attribute;
   const newerNegative = newer.negated || newer.ended;
   if (relation === "same") {
+    if (newerNegative && newer.circumstance !== undefined && older.circumstance === undefined) {
+      return keep(
+        "partial-negation",
+        `negates ${attribute} only "${newer.circumstance} ..." (a limit, not a reversal)`,
+      );
+    }
     if (older.negated !== newerNegative) {
       return supersede(
         "negated",

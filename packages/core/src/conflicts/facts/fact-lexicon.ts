@@ -201,8 +201,8 @@ export const CHANGE = new Set([
   "rebranded",
   "joined",
 ]);
-export const CHANGE_PHRASES = [
-  ["these", "day"],
+export const CHANGE_PHRASES: readonly string[][] = [
+  ["these", "dai"],
   ["from", "now", "on"],
   ["as", "of"],
   ["these", "days"],
@@ -240,6 +240,9 @@ export const ENDING_VERBS = new Set([
 
 /** Words that end a value: what follows is a circumstance, not the value. */
 export const VALUE_BREAKS = new Set([
+  "at",
+  "in",
+  "by",
   "and",
   "but",
   "because",
@@ -292,6 +295,15 @@ export const VALUE_BREAKS = new Set([
 
 /** Words that carry no value ("a new car" and "the car" name the same value). */
 export const VALUE_NOISE = new Set([
+  "any",
+  "anymore",
+  "longer",
+  "these",
+  "days",
+  "nowadays",
+  "again",
+  "recently",
+  "lately",
   "a",
   "an",
   "the",
@@ -332,6 +344,13 @@ export const VALUE_NOISE = new Set([
 
 /** Verbs common enough in facts to end a subject even when the attribute table lacks them. */
 export const COMMON_VERBS = [
+  "includ",
+  "cost",
+  "host",
+  "deploi",
+  "carri",
+  "happen",
+  "instal",
   "live",
   "work",
   "move",

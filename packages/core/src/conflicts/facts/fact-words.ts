@@ -134,6 +134,8 @@ const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
   stood: "stand",
   understood: "understand",
   wed: "marri",
+  came: "come",
+  come: "come",
 };
 
 /** Whether a lower-case word is an irregular verb form ("drove", "bought", "was"). */
@@ -153,7 +155,7 @@ export function normalizeWord(lower: string): string {
 // hyphenated words stay one word ("e-mail", "co-founder"), "@" and "." inside e-mail addresses
 // and digits with separators ("555-0142", "3.5") stay together.
 const WORD =
-  /[\p{L}\p{N}][\p{L}\p{N}._%+-]*@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\+?\d[\d ().-]*\d|[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*['’]?/gu;
+  /[\p{L}\p{N}][\p{L}\p{N}._%+-]*@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\+?\d[\d ().:-]*\d|[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*['’]?/gu;
 
 /** The words of a text in order, with the punctuation after each. */
 export function factWords(text: string): FactWord[] {

@@ -8,6 +8,7 @@ import {
   isOccupation,
   isRelation,
   matchPhrase,
+  nounMatch,
   ROLE_PARTICIPLES,
   ROLE_VERBS,
   ROLES,
@@ -45,6 +46,8 @@ export interface Fact {
   ended: boolean;
   /** The fact says something changed ("now", "moved", "switched", "has a new"). */
   change: boolean;
+  /** The value is limited by a circumstance ("after 2 pm", "on weekdays"): a partial statement. */
+  circumstance?: string;
   /** "has a new X": a change of a single thing, an addition to a multi-valued one. */
   newThing?: boolean;
   /** Values the fact says are over ("switched from X", "no more X", "instead of X", "left X"). */
@@ -75,6 +78,45 @@ const PARTICLES = new Set([
   "abroad",
   "away",
 ]);
+
+/** Words that limit a statement to some times or cases ("does not drink coffee after 2 pm"). */
+const CIRCUMSTANCES = new Set([
+  "after",
+  "before",
+  "during",
+  "when",
+  "while",
+  "until",
+  "on",
+  "at",
+  "in",
+  "every",
+  "each",
+  "except",
+  "unless",
+  "if",
+  "outside",
+]);
+
+/** Where someone works inside an organisation (normalized): "moved to the platform team". */
+const WORK_UNITS = new Set([
+  "team",
+  "depart",
+  "group",
+  "divis",
+  "unit",
+  "squad",
+  "project",
+  "floor",
+  "offic",
+  "desk",
+  "shift",
+  "role",
+  "posit",
+  "branch",
+]);
+
+const PREPOSITIONS = new Set(["at", "of", "in", "for", "on", "from", "with", "to", "by"]);
 
 const SELF_SUBJECT: SubjectPhrase = { nodes: [{ words: [], self: true }] };
 const SKIPPED_LABELS = new Set([
@@ -202,7 +244,7 @@ function readLabel(words: readonly FactWord[], colon: number, fact: Fact): Fact 
     .filter((word) => !VALUE_NOISE.has(word.lower))
     .map((word) => word.norm);
   // A label names its attribute exactly: "Home city" is lives_in, "Birth city" is not.
-  const favorite = nouns[0] === "favorit" ? `favorite:${nouns.slice(1).join(" ")}` : undefined;
+  const favorite = nouns[0] === "favorit" ? favoriteAttribute(nouns.slice(1)) : undefined;
   const attribute = favorite === undefined ? attributeOfExactNoun(nouns) : undefined;
   const value = readValue(words, colon + 1);
   return {
@@ -217,6 +259,24 @@ function readLabel(words: readonly FactWord[], colon: number, fact: Fact): Fact 
   };
 }
 
+/** `favorite:<words>`, word order and "of" ignored ("flavour of ice cream" = "ice cream flavor"). */
+function favoriteAttribute(words: readonly string[]): string {
+  return `favorite:${[...new Set(words.filter((word) => word !== "of"))].sort().join(" ")}`;
+}
+
+/**
+ * "The user's standup moved to 10 am", "the dinner was moved to Café Sacher": when a possessed
+ * thing (not a person) changes, the thing is the attribute and its owner the subject.
+ */
+function changedThing(fact: Fact): Partial<Fact> | undefined {
+  const subject = fact.subject!;
+  const last = subject.nodes.at(-1);
+  if (!last || last.self || last.name !== undefined) return undefined;
+  if (isRelation(last.words.at(-1) ?? "")) return undefined;
+  const named = possessedAttribute(subject, false);
+  return named && { ...named, subject: { nodes: subject.nodes.slice(0, -1) } };
+}
+
 /**
  * The attribute named by the subject's last link ("the user's favourite food is", "the user's
  * manager is"), if it is one. A related person ("the user's sister is a nurse") stays the
@@ -227,21 +287,35 @@ function possessedAttribute(
   namesValue: boolean,
 ): { attribute: string; cardinality: Cardinality } | undefined {
   const last = subject.nodes.at(-1);
-  if (!last || last.self || last.name !== undefined || subject.nodes.length < 2) return undefined;
-  const head = last.words.at(-1);
+  if (!last || last.self || subject.nodes.length < 2) return undefined;
+  // "speaker at home", "head of marketing": the head noun comes before the first preposition
+  const cut = last.words.findIndex((word) => PREPOSITIONS.has(word));
+  const words = cut > 0 ? last.words.slice(0, cut) : last.words;
+  const head = words.at(-1);
   if (head === undefined) return undefined;
+  const names = last.name === undefined ? [] : last.name.split(" ").map(normalizeWord);
   const favorite = last.words.indexOf("favorit");
   if (favorite >= 0)
     return {
-      attribute: `favorite:${last.words.slice(favorite + 1).join(" ")}`,
+      attribute: favoriteAttribute(last.words.slice(favorite + 1)),
       cardinality: "single",
     };
   const role = ROLES[head];
-  if (role !== undefined) return { attribute: `role:${role}`, cardinality: "single" };
-  const known = attributeOfNoun(last.words);
-  if (known) return single(known);
+  const qualified = (id: string, qualifier: readonly string[]) =>
+    qualifier.length + names.length === 0 ? id : `${id}[${[...qualifier, ...names].join(" ")}]`;
+  if (role !== undefined) {
+    return { attribute: qualified(`role:${role}`, words.slice(0, -1)), cardinality: "single" };
+  }
+  const known = nounMatch(words);
+  if (known) {
+    return {
+      attribute: qualified(known.attribute.id, known.qualifier),
+      cardinality: known.attribute.cardinality,
+    };
+  }
   if (isRelation(head) && !namesValue) return undefined;
-  return { attribute: `of:${head}`, cardinality: "single" };
+  if (last.name !== undefined && words.length === 0) return undefined;
+  return { attribute: qualified(`of:${head}`, words.slice(0, -1)), cardinality: "single" };
 }
 
 function readPredicate(words: readonly FactWord[], start: number, fact: Fact): Fact {
@@ -362,6 +436,8 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
   }
   const setValue = (valueStart: number) => {
     const value = readValue(words, valueStart);
+    const limit = words[value.next]?.lower;
+    if (limit !== undefined && CIRCUMSTANCES.has(limit)) fact.circumstance = limit;
     fact.value = valueTerms(value.words);
     fact.valueText = value.words.map((word) => word.raw).join(" ");
     return value;
@@ -377,10 +453,13 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
     const noun = readValue(words, at + 3);
     const nounNorms = noun.words.map((word) => word.norm);
     const role = ROLES[nounNorms.at(-1) ?? ""];
-    const known = role ? undefined : attributeOfNoun(nounNorms);
+    const match = role ? undefined : nounMatch(nounNorms);
+    const known = match?.attribute;
     fact.change = true;
     fact.newThing = true;
-    fact.attribute = role ? `role:${role}` : known ? known.id : `of:${nounNorms.at(-1) ?? ""}`;
+    const base = role ? `role:${role}` : known ? known.id : `of:${nounNorms.at(-1) ?? ""}`;
+    const qualifier = match ? match.qualifier : nounNorms.slice(0, -1);
+    fact.attribute = qualifier.length > 0 ? `${base}[${qualifier.join(" ")}]` : base;
     fact.cardinality = known?.cardinality === "multi" ? "multi" : "single";
     const named =
       noun.next < words.length && /^(named|called)$/u.test(words[noun.next]!.lower)
@@ -408,10 +487,14 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
     const valueStart = fromTo !== undefined ? fromTo + 1 : to2 >= 0 ? to2 + 1 : at + 1;
     const value = setValue(valueStart);
     const named = between.length > 0 && !between.includes("from") ? between : undefined;
-    const known =
-      (named ? attributeOfNoun(named) : undefined) ??
-      attributeOfNoun(valueTerms(value.words).slice(-1));
-    if (known) Object.assign(fact, single(known));
+    const namedMatch = named ? nounMatch(named) : undefined;
+    const known = namedMatch?.attribute ?? attributeOfNoun(valueTerms(value.words).slice(-1));
+    const thing = named ? undefined : changedThing(fact);
+    if (thing) Object.assign(fact, thing);
+    else if (namedMatch && namedMatch.qualifier.length > 0) {
+      fact.attribute = `${namedMatch.attribute.id}[${namedMatch.qualifier.join(" ")}]`;
+      fact.cardinality = namedMatch.attribute.cardinality;
+    } else if (known) Object.assign(fact, single(known));
     else if (named) {
       // "switched internet providers to Vodafone": the thing named is the attribute
       fact.attribute = `of:${named.at(-1)}`;
@@ -431,6 +514,14 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
     if (phrase.negative) fact.negated = !fact.negated;
     if (phrase.change) fact.change = true;
     const value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
+    const thing = phrase.change ? changedThing(fact) : undefined;
+    if (thing) return Object.assign(fact, thing);
+    // "moved to the platform team": a unit of work, not a home
+    const unit = valueTerms(value.words).at(-1);
+    if (phrase.attribute.id === "lives_in" && unit !== undefined && WORK_UNITS.has(unit)) {
+      fact.attribute = "team";
+      fact.cardinality = "single";
+    }
     // "bought a new car, a Honda" / "has a Tesla": a possessed thing with its own attribute.
     if (phrase.attribute.id === "owns") {
       const head = valueTerms(value.words);
@@ -443,7 +534,11 @@ function readPredicate(words: readonly FactWord[], start: number, fact: Fact): F
   const verb = words[at];
   if (verb === undefined) return { ...fact, note: "no predicate read" };
   const role = ROLE_VERBS[verb.norm];
-  if (role !== undefined && words[at + 1] && !PARTICLES.has(words[at + 1]!.lower)) {
+  if (
+    role !== undefined &&
+    words[at + 1] &&
+    !/^(on|in|at|to|for|with|from|by|into|out|up)$/u.test(words[at + 1]!.lower)
+  ) {
     // "Maria now chairs the committee": the committee's chair is Maria.
     const object = readSubject(words, at + 1);
     if (object && object.subject.nodes.length > 0) {

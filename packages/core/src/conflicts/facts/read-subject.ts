@@ -73,9 +73,10 @@ export function startsPredicate(
       AUXILIARIES.has(next.lower) ||
       verbStems.has(next.norm) ||
       /n't$/u.test(next.raw));
+  if (lower === "these" && next?.lower === "days") return true;
   if (verbStems.has(word.norm)) {
-    // "parents live": a plural noun before a verb is no verb; "the user's work email" is caught above.
-    return !(/s$/u.test(lower) && nextIsVerb && isRelation(word.norm));
+    // "the user's team lead is", "the office chair came": a noun before a verb is no verb.
+    return !(nextIsVerb || (next !== undefined && isIrregularVerb(next.lower)));
   }
   if (/ed$/u.test(lower) && lower.length > 4) return true;
   if (/[^su]s$/u.test(lower) && !nextIsVerb && !isRelation(word.norm)) return true;
@@ -148,7 +149,9 @@ export function readSubject(
     ) {
       // "I" followed by a noun is not a subject phrase ("I guitar"): end here.
       break;
-    } else if (!SUBJECT_NOISE.has(lower)) {
+    } else if (SUBJECT_NOISE.has(lower)) {
+      continue;
+    } else {
       node.words.push(word.norm);
     }
     nounSlot = false;
@@ -185,8 +188,11 @@ export function sameSubject(a: SubjectPhrase, b: SubjectPhrase): boolean {
       if (x.name !== y.name) return false;
       return true; // a name identifies: "Maya" is "the user's sister Maya"
     }
-    const xInY = x.words.every((word) => y.words.includes(word));
-    const yInX = y.words.every((word) => x.words.includes(word));
+    // A name on one side counts as a modifier ("Android app" vs "web app" differ).
+    const xWords = [...x.words, ...(x.name?.split(" ") ?? [])];
+    const yWords = [...y.words, ...(y.name?.split(" ") ?? [])];
+    const xInY = xWords.every((word) => yWords.includes(word));
+    const yInX = yWords.every((word) => xWords.includes(word));
     if (x.words.length === 0 || y.words.length === 0) {
       // one link is only a name, the other only words: not comparable
       return false;
