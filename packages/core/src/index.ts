@@ -69,6 +69,7 @@ export {
   type CheckConflictsOptions,
   CONFIRM_TIMEOUT_MS,
   CONFLICT_CANDIDATES,
+  CONFLICT_MAX_CHARS,
   type ConflictSettings,
   checkConflicts,
   conflictCategoryList,

@@ -38,9 +38,9 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   if (normalized.sessionId !== undefined) record.sessionId = normalized.sessionId;
   if (normalized.importance !== undefined) record.importance = normalized.importance;
   const checked = conflictCheckApplies(record as MemoryEntry, options.settings);
-  // Deferred embedding skips the provider at store time, unless the conflict check needs the
-  // vector now anyway (then computing it once here is cheaper than again in the worker).
-  const inline = !context.defers || checked;
+  // Deferred embedding skips the provider at store time; the conflict check then finds its
+  // candidates by keyword (it never forces an embedding: its cost is one engine query).
+  const inline = !context.defers;
   let vector: ArrayLike<number> | undefined = given;
   if (!vector && inline) [vector] = await embedDocuments(context, [normalized.content]);
   context.assertOpen();
@@ -101,7 +101,11 @@ async function findConflicts(
     },
     entry,
     settings,
-    { query, chatModel: context.options.chatModel },
+    {
+      query,
+      chatModel: context.options.chatModel,
+      ...(vector === undefined ? { searchMode: "bm25" as const } : {}),
+    },
   );
 }
 

@@ -72,6 +72,7 @@ export function markdownOptionsFromConfig(
   if (watch !== undefined) options.watch = watch;
   if (table.watch_debounce_ms !== undefined) options.watchDebounceMs = table.watch_debounce_ms;
   if (context.embedder) options.embedder = context.embedder;
+  if (context.chatModel) options.chatModel = context.chatModel;
   if (context.log) options.logger = context.log;
   return options;
 }

@@ -27,6 +27,7 @@ function facadeOptions(options: MarkdownMemoryOptions): MemoryFacadeOptions {
   }
   const facade: MemoryFacadeOptions = { settings };
   if (options.embedder) facade.embedder = options.embedder;
+  if (options.chatModel) facade.chatModel = options.chatModel;
   if (options.logger) facade.logger = options.logger;
   if (options.now) facade.now = options.now;
   return facade;

@@ -1,4 +1,9 @@
-import type { EmbeddingProvider, IndexDriverFactory, RetrievalSettings } from "@memory/api";
+import type {
+  ChatModel,
+  EmbeddingProvider,
+  IndexDriverFactory,
+  RetrievalSettings,
+} from "@memory/api";
 
 /**
  * Options of {@link createMarkdownMemory}. The retrieval options (`searchMode`, `minScore`, ...)
@@ -9,6 +14,11 @@ export interface MarkdownMemoryOptions extends Partial<RetrievalSettings> {
   root: string;
   /** Embedding provider; used by the index (vector recall needs `index: true`). */
   embedder?: EmbeddingProvider;
+  /**
+   * The chat model that confirms conflict decisions close to the line (`conflictConfirm: "chat"`);
+   * without one the rules decide alone.
+   */
+  chatModel?: ChatModel;
   /**
    * Keep a derived SQLite index (FTS5 + vectors + embedding cache) under `.memory-state/`.
    * Default true. Without it, recall runs the engine's pure-JS stages over the parsed files

@@ -71,6 +71,7 @@ export function createMemoryFromConfig(
     ...(table.schema !== undefined ? { schema: table.schema } : {}),
     ...(table.max_connections !== undefined ? { maxConnections: table.max_connections } : {}),
     ...(context.embedder ? { embedder: context.embedder } : {}),
+    ...(context.chatModel ? { chatModel: context.chatModel } : {}),
     ...(context.log ? { logger: context.log } : {}),
     ...retrievalSettingsFromConfig(config.memory),
     deferEmbedding: config.memory.defer_embedding,

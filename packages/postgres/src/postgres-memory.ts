@@ -11,6 +11,7 @@ function facadeOptions(options: PostgresMemoryOptions): MemoryFacadeOptions {
   }
   const facade: MemoryFacadeOptions = { settings };
   if (options.embedder) facade.embedder = options.embedder;
+  if (options.chatModel) facade.chatModel = options.chatModel;
   if (options.deferEmbedding !== undefined) facade.deferEmbedding = options.deferEmbedding;
   if (options.logger) facade.logger = options.logger;
   if (options.now) facade.now = options.now;

@@ -1,4 +1,9 @@
-import { ConfigError, type EmbeddingProvider, type RetrievalSettings } from "@memory/api";
+import {
+  type ChatModel,
+  ConfigError,
+  type EmbeddingProvider,
+  type RetrievalSettings,
+} from "@memory/api";
 import type { EmbeddingWorkerOptions } from "@memory/core";
 import type pg from "pg";
 
@@ -40,6 +45,11 @@ export interface PostgresMemoryOptions extends Partial<RetrievalSettings> {
   schema?: string;
   /** Embedding provider; absent means keyword-only recall (said so in `explain.degraded`). */
   embedder?: EmbeddingProvider;
+  /**
+   * The chat model that confirms conflict decisions close to the line (`conflictConfirm: "chat"`);
+   * without one the rules decide alone.
+   */
+  chatModel?: ChatModel;
   /** `defer_embedding`: `store` returns before the embedding is computed. Default false. */
   deferEmbedding?: boolean;
   /**

@@ -61,6 +61,7 @@ export function sqliteOptionsFromConfig(
     fallbackToNone: table.fallback_to_none ?? false,
   };
   if (context.embedder) options.embedder = context.embedder;
+  if (context.chatModel) options.chatModel = context.chatModel;
   if (context.log) options.logger = context.log;
   return options;
 }

@@ -11,6 +11,7 @@ export function sqliteFacadeOptions(options: SqliteMemoryOptions): MemoryFacadeO
   }
   const facade: MemoryFacadeOptions = { settings };
   if (options.embedder) facade.embedder = options.embedder;
+  if (options.chatModel) facade.chatModel = options.chatModel;
   if (options.deferEmbedding !== undefined) facade.deferEmbedding = options.deferEmbedding;
   if (options.embeddingBatchSize !== undefined)
     facade.embeddingBatchSize = options.embeddingBatchSize;

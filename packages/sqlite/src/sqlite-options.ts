@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, RetrievalSettings } from "@memory/api";
+import type { ChatModel, EmbeddingProvider, RetrievalSettings } from "@memory/api";
 import type { EmbeddingWorkerOptions } from "@memory/core";
 import { FACADE_DEFAULTS, resolveRetrievalSettings } from "@memory/core";
 import type BetterSqlite3 from "better-sqlite3";
@@ -15,6 +15,11 @@ export interface SqliteMemoryOptions extends Partial<RetrievalSettings> {
   database?: BetterSqlite3.Database;
   /** Embedding provider; without one, recall is keyword-only and says so in `explain.degraded`. */
   embedder?: EmbeddingProvider;
+  /**
+   * The chat model that confirms conflict decisions close to the line (`conflictConfirm: "chat"`);
+   * without one the rules decide alone.
+   */
+  chatModel?: ChatModel;
   /** `defer_embedding`: store returns before the embedding is computed. Default false. */
   deferEmbedding?: boolean;
   /** `embedding_cache_max`: rows kept in the SQL embedding cache (LRU). Default 10 000. */

@@ -1,4 +1,5 @@
 import type { MemoryConfig, MemorySettings } from "../config/config-schema.js";
+import type { ChatModel } from "./chat-model.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { Memory } from "./memory.js";
 
@@ -6,6 +7,8 @@ import type { Memory } from "./memory.js";
 export interface BackendContext {
   /** The resolved embedding provider; `undefined` means keyword-only. */
   embedder?: EmbeddingProvider;
+  /** The chat model of `conflict_confirm = "chat"` (resolved from `chat_provider`). */
+  chatModel?: ChatModel;
   /**
    * The caller keeps the memory open for long (`memory serve`, `memory mcp`, `memory worker`):
    * a backend may start what only pays off then (the Markdown backend's file watcher).

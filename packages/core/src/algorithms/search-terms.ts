@@ -78,8 +78,15 @@ export function likeFallbackKeywords(query: string, max = 8): string[] {
         .match(/[\p{L}\p{N}_]+/gu) ?? [],
     ),
   ];
-  return words
-    .filter((word) => (word.length >= 2 || hasCjk(word)) && !isStopWord(word))
-    .sort((a, b) => b.length - a.length)
-    .slice(0, max);
+  return (
+    words
+      .filter((word) => (word.length >= 2 || hasCjk(word)) && !isStopWord(word))
+      .sort((a, b) => b.length - a.length)
+      .slice(0, max)
+      // A substring of a very long word still finds it, within every engine's LIKE pattern limit.
+      .map((word) => (word.length > LIKE_KEYWORD_MAX ? word.slice(0, LIKE_KEYWORD_MAX) : word))
+  );
 }
+
+/** Longest LIKE keyword (SQLite refuses patterns over 50,000 bytes). */
+const LIKE_KEYWORD_MAX = 128;

@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, Memory, MemoryConfig } from "@memory/api";
+import type { ChatModel, EmbeddingProvider, Memory, MemoryConfig } from "@memory/api";
 import { type BackendModule, ConfigError, type StoreDescription } from "@memory/api";
 import { NoneMemory } from "../none-memory.js";
 import { hydrateFromSnapshot, shouldAutoHydrate } from "../snapshot/hydrate.js";
@@ -54,6 +54,12 @@ export interface OpenConfiguredMemoryOptions {
   log?: (line: string) => void;
   /** The caller keeps the memory open for long (a server, a worker); see `BackendContext`. */
   longRunning?: boolean;
+  /**
+   * The chat model of `conflict_confirm = "chat"`. Unset: resolved from `chat_provider` (with
+   * `@memory/embeddings`' `resolveChatModel`, nothing called) only when that setting asks for it;
+   * `null`: none.
+   */
+  chatModel?: ChatModel | null;
 }
 
 /** The reason given when the configuration turns embeddings off. */
@@ -72,6 +78,28 @@ export function embeddingsDisabled(settings: { embedding_provider?: string | und
 /** A provider with 0 dimensions (the `noop` provider) means keyword-only. */
 function usable(provider: EmbeddingProvider | undefined): EmbeddingProvider | undefined {
   return provider !== undefined && provider.dimensions > 0 ? provider : undefined;
+}
+
+/** The chat model conflict confirmation uses, resolved only when `conflict_confirm = "chat"`. */
+async function confirmingChatModel(
+  config: MemoryConfig,
+  options: OpenConfiguredMemoryOptions,
+): Promise<ChatModel | undefined> {
+  if (options.chatModel !== undefined) return options.chatModel ?? undefined;
+  const settings = config.memory;
+  if (settings.conflict_confirm !== "chat" || settings.chat_provider === undefined)
+    return undefined;
+  const embeddings = (await loadPackage(
+    "@memory/embeddings",
+    `conflict_confirm = "chat" with chat_provider = "${settings.chat_provider}"`,
+    options.loadModule,
+  )) as { resolveChatModel?: (config: MemoryConfig["memory"]) => ChatModel | null } | undefined;
+  if (typeof embeddings?.resolveChatModel !== "function") {
+    throw new ConfigError(
+      "@memory/embeddings does not export resolveChatModel(); install a matching version of @memory/embeddings.",
+    );
+  }
+  return embeddings.resolveChatModel(settings) ?? undefined;
 }
 
 interface EmbeddingsModule {
@@ -157,8 +185,10 @@ export async function openConfiguredMemory(
   }
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   for (const warning of ignoredSettingWarnings(config, backend.ignoredSettings)) log(warning);
+  const chatModel = await confirmingChatModel(config, options);
   const memory = await (backend as BackendModule).createMemoryFromConfig(config, {
     ...(chosen.provider ? { embedder: chosen.provider } : {}),
+    ...(chatModel ? { chatModel } : {}),
     ...(options.longRunning ? { longRunning: true } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

@@ -6,6 +6,7 @@ import type {
   Memory,
   MemoryEntry,
   RetrievalSettings,
+  SearchMode,
 } from "@memory/api";
 import { detectConflict } from "../algorithms/contradiction.js";
 import { jaccardSimilarity } from "../algorithms/jaccard.js";
@@ -21,6 +22,12 @@ import { differentSubjects } from "./subject.js";
  * subject and attribute is among them when other people's facts share more of its words.
  */
 export const CONFLICT_CANDIDATES = 20;
+
+/**
+ * Longest entry the check reads as a fact (characters). A longer text is a document or a
+ * transcript, not one fact: storing it runs no check (no query), and it is never superseded.
+ */
+export const CONFLICT_MAX_CHARS = 1000;
 
 /** Default of `conflict_confirm_timeout_ms`. */
 export const CONFIRM_TIMEOUT_MS = 3000;
@@ -49,6 +56,7 @@ export function conflictCategoryList(categories: string): Category[] {
 export function conflictCheckApplies(entry: MemoryEntry, settings: ConflictSettings): boolean {
   return (
     settings.conflictMode !== "off" &&
+    entry.content.length <= CONFLICT_MAX_CHARS &&
     conflictCategoryList(settings.conflictCategories).includes(entry.category)
   );
 }
@@ -95,6 +103,8 @@ export interface CheckConflictsOptions {
   query?: string;
   /** The model of `conflict_confirm = "chat"`; without one the rules decide alone. */
   chatModel?: ChatModel | undefined;
+  /** The candidate query's mode (`bm25` when the new entry has no vector yet: deferred embedding). */
+  searchMode?: SearchMode;
 }
 
 /**
@@ -113,9 +123,8 @@ export async function checkConflicts(
   settings: ConflictSettings,
   options: CheckConflictsOptions = {},
 ): Promise<ConflictDecision | undefined> {
-  if (settings.conflictMode === "off") return undefined;
+  if (!conflictCheckApplies(entry, settings)) return undefined;
   const categories = conflictCategoryList(settings.conflictCategories);
-  if (!categories.includes(entry.category)) return undefined;
   const limit = options.candidates ?? CONFLICT_CANDIDATES;
   const reading = settings.textLanguage !== "none";
   const newer = reading ? readFact(entry.content) : undefined;
@@ -125,11 +134,13 @@ export async function checkConflicts(
     categories,
     limit: limit + 1,
     minScore: 0,
+    ...(options.searchMode === undefined ? {} : { mode: options.searchMode }),
   });
   const contents = new Map<string, string>();
   const candidates: (ConflictCandidate & { near?: boolean })[] = [];
   for (const older of found) {
     if (older.key === entry.key || candidates.length >= limit) continue;
+    if (older.content.length > CONFLICT_MAX_CHARS) continue; // a document, not a fact
     contents.set(older.key, older.content);
     const cosine = older.explain?.cosine;
     const evidence = scoreConflictPair({

@@ -117,8 +117,11 @@ export class VectorIndex {
   }
 
   /** Adds or replaces the vector of `docId`, computed from content with hash `hash`. */
-  upsert(docId: number, namespace: string, vector: ArrayLike<number>, hash: string): void {
-    if (vector.length !== this.dims) return;
+  upsert(docId: number, namespace: string, given: ArrayLike<number>, hash: string): void {
+    if (given.length !== this.dims) return;
+    // The float32 values, as stored: a vector added at write time (float64 from the provider)
+    // must score exactly as the same vector read back from its BLOB.
+    const vector = given instanceof Float32Array ? given : Float32Array.from(given);
     let slot = this.#slots.get(docId);
     if (slot === undefined) {
       if (this.#size === this.#capacity) this.#grow(this.#size + 1);

@@ -4,13 +4,13 @@ import type { ConformanceOptions } from "../conformance-options.js";
 import { keys, useInstances } from "../fixture.js";
 import { createTestEmbedder } from "../test-embedder.js";
 
-const ON: Partial<RetrievalSettings> = { conflictMode: "combined" };
+const ON: Partial<RetrievalSettings> = {};
 
 /**
- * Conflict detection on store (`conflict_mode`, `conflict_threshold`, `conflict_categories`):
- * the shared implementation of `@memory/api` (`checkConflicts`), which each backend calls at the
- * end of `store`. A factory that does not pass `settings` on, or a backend that does not run
- * it, fails the group (the first store result must carry a `conflict` decision).
+ * Conflict detection on store (`conflict_mode` = `rules` by default, `conflict_policy`,
+ * `conflict_categories`): the one implementation of `@memory/core` (`checkConflicts`), which the
+ * facade runs inside `store` on every backend. A factory that does not pass `settings` on, or a
+ * backend that does not run it, fails the group (the first store result must carry a decision).
  */
 export function conflictsGroup(options: ConformanceOptions): void {
   describe(`${options.name}: conflicts`, { timeout: options.timeoutMs ?? 60_000 }, () => {
@@ -33,7 +33,7 @@ export function conflictsGroup(options: ConformanceOptions): void {
       // Every backend runs conflict detection inside store (the facade of @memory/core does).
       expect(
         probe.conflict,
-        "store with conflictMode on must return its conflict decision",
+        "store with conflict detection on (the default) must return its conflict decision",
       ).toBeDefined();
       return memory;
     };
@@ -42,10 +42,22 @@ export function conflictsGroup(options: ConformanceOptions): void {
       const memory = await open();
       await memory.store({ key: "diet-1", content: "The user is vegetarian" });
       const newer = await memory.store({ key: "diet-2", content: "The user is not vegetarian" });
-      expect(newer.conflict).toMatchObject({ mode: "combined", superseded: ["diet-1"] });
+      expect(newer.conflict).toMatchObject({ mode: "rules", superseded: ["diet-1"] });
+      expect(newer.conflict!.reading).toMatchObject({
+        subject: "@user",
+        attribute: "diet",
+        value: "vegetarian",
+        negated: true,
+      });
       const candidate = newer.conflict!.candidates.find((c) => c.key === "diet-1")!;
-      expect(candidate.superseded).toBe(true);
-      expect(candidate.score).toBeGreaterThan(newer.conflict!.threshold);
+      expect(candidate).toMatchObject({ superseded: true, rule: "negated", decidedBy: "rules" });
+      expect(candidate.reading).toMatchObject({
+        subject: "@user",
+        attribute: "diet",
+        negated: false,
+      });
+      expect(candidate.reason).toMatch(/negated/);
+      // Similarity stays in the record as evidence.
       expect(candidate.signals.negationReversal).toBeGreaterThan(0);
       expect(candidate.jaccard).toBeGreaterThan(0.5);
       const old = await memory.get("diet-1");
@@ -57,15 +69,71 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(all.find((entry) => entry.key === "diet-1")?.supersededBy).toBe("diet-2");
     });
 
-    it("supersedes an update of the same fact (`now`, `moved`) with the default threshold", async () => {
+    it("supersedes a single-valued attribute's old value, however the update is worded", async () => {
       const memory = await open();
       await memory.store({ key: "editor-1", content: "The user's favourite editor is Vim" });
       const newer = await memory.store({
         key: "editor-2",
-        content: "The user's favourite editor is now Neovim",
+        content: "The user's favorite editor is now Neovim",
       });
       expect(newer.conflict!.superseded).toEqual(["editor-1"]);
-      expect(newer.conflict!.threshold).toBe(0.7);
+      await memory.store({ key: "home-1", content: "The user lives in Berlin" });
+      const moved = await memory.store({
+        key: "home-2",
+        content: "The user moved to Munich last month",
+      });
+      expect(moved.conflict!.superseded).toEqual(["home-1"]);
+      expect(moved.conflict!.candidates[0]).toMatchObject({
+        key: "home-1",
+        rule: "single-value-changed",
+        reading: { attribute: "lives_in", cardinality: "single" },
+      });
+    });
+
+    it("finds the older fact about the same subject and attribute among many that share more words", async () => {
+      const memory = await open();
+      await memory.store({ key: "home", content: "The user lives in Hamburg" });
+      const people = ["Anna", "Ben", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hanna"];
+      for (const [index, name] of people.entries()) {
+        await memory.store({
+          key: `crowd-${index}`,
+          content: `The user's friend ${name} moved to Munich last month`,
+        });
+      }
+      const moved = await memory.store({
+        key: "moved",
+        content: "The user moved to Munich last month",
+      });
+      expect(moved.conflict!.superseded).toEqual(["home"]);
+      for (const [index] of people.entries()) {
+        expect((await memory.get(`crowd-${index}`))!.supersededBy).toBeUndefined();
+      }
+    });
+
+    it("never supersedes for additive phrasing or another value of a multi-valued attribute", async () => {
+      const memory = await open();
+      await memory.store({ key: "likes", content: "The user likes hiking" });
+      const also = await memory.store({ key: "also", content: "The user also likes cycling" });
+      const speaks = await memory.store({ key: "fr", content: "The user speaks French" });
+      const more = await memory.store({ key: "it", content: "The user speaks Italian" });
+      expect(also.conflict!.superseded).toEqual([]);
+      expect(speaks.conflict!.superseded).toEqual([]);
+      expect(more.conflict!.superseded).toEqual([]);
+      const ended = await memory.store({ key: "over", content: "The user no longer likes hiking" });
+      expect(ended.conflict!.superseded).toEqual(["likes"]);
+    });
+
+    it("records and hides nothing with conflict_policy = flag", async () => {
+      const memory = await open({ conflictPolicy: "flag" });
+      await memory.store({ key: "diet-1", content: "The user is vegetarian" });
+      const newer = await memory.store({ key: "diet-2", content: "The user is vegan now" });
+      expect(newer.conflict).toMatchObject({ policy: "flag", superseded: [], flagged: ["diet-1"] });
+      expect(newer.conflict!.candidates[0]).toMatchObject({
+        key: "diet-1",
+        flagged: true,
+        superseded: false,
+      });
+      expect((await memory.get("diet-1"))!.supersededBy).toBeUndefined();
     });
 
     it("never supersedes a fact about another person, however alike the sentences", async () => {
@@ -84,6 +152,7 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(carol.conflict!.superseded).toEqual([]);
       const candidate = carol.conflict!.candidates.find((c) => c.key === "alice-job");
       expect(candidate?.differentSubject).toMatch(/different subjects/);
+      expect(candidate?.rule).toBe("different-subjects");
       expect(candidate?.superseded).toBe(false);
       expect(await memory.count()).toBe(4);
       for (const key of ["bob", "alice-job"])
@@ -147,7 +216,7 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect((await memory.get("y"))!.supersededBy).toBeUndefined();
     });
 
-    it("works without an embedder (the combined score falls back to Jaccard)", async () => {
+    it("works without an embedder (candidates by keyword, the same rules)", async () => {
       const memory = await open(ON, false);
       await memory.store({ key: "t1", content: "The team uses tabs for indentation" });
       const newer = await memory.store({
@@ -158,12 +227,21 @@ export function conflictsGroup(options: ConformanceOptions): void {
       expect(newer.conflict!.candidates[0]!.cosine).toBeUndefined();
     });
 
-    it("is off by default: no decision, nothing superseded", async () => {
-      const memory = await instances.create(createTestEmbedder({ dimensions: 256 }));
+    it("is off with conflict_mode = off: no decision, nothing superseded", async () => {
+      const memory = await instances.create(createTestEmbedder({ dimensions: 256 }), {
+        conflictMode: "off",
+      });
       await memory.store({ key: "diet-1", content: "The user is vegetarian" });
       const newer = await memory.store({ key: "diet-2", content: "The user is not vegetarian" });
       expect(newer.conflict).toBeUndefined();
       expect((await memory.get("diet-1"))!.supersededBy).toBeUndefined();
+    });
+
+    it("accepts the similarity modes of earlier versions and decides with the rules", async () => {
+      const memory = await open({ conflictMode: "combined" });
+      await memory.store({ key: "bike", content: "The user's bike is red" });
+      const car = await memory.store({ key: "car", content: "The user's car is red" });
+      expect(car.conflict).toMatchObject({ mode: "rules", superseded: [] });
     });
   });
 }

@@ -574,7 +574,7 @@ function readCopula(
   setValue: (start: number) => { words: FactWord[]; next: number },
 ): Fact {
   const first = words[at];
-  const namesValue = first !== undefined && first.capitalized && !isOccupation(first.norm);
+  const namesValue = first?.capitalized === true && !isOccupation(first.norm);
   const possessed = possessedAttribute(subject, namesValue);
   if (possessed) {
     setValue(at);
