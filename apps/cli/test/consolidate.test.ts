@@ -57,28 +57,27 @@ describe("memory consolidate", () => {
   });
 });
 
-describe("memory store with conflict detection on", () => {
+describe("memory store with conflict detection on (the default)", () => {
   requireBuiltCli();
-  const ws = new Workspace("", 'embedding_provider = "noop"\nconflict_mode = "jaccard"');
+  const ws = new Workspace("", 'embedding_provider = "noop"');
   afterAll(() => ws.remove());
 
-  it("says which older entry the new one superseded, with the parts of its score", async () => {
+  it("says how the entry was read, which older entry it superseded and why", async () => {
     const first = await ws.run(["store", "-k", "home", "Alice lives in Berlin with her cat"]);
     expect(first.code, first.stderr).toBe(0);
-    const second = await ws.run([
-      "store",
-      "-k",
-      "home-now",
-      "Alice lives in Berlin with her cat now",
-    ]);
+    const second = await ws.run(["store", "-k", "home-now", "Alice moved to Munich last month"]);
     expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain("read as: alice · lives_in (single) = Munich [change]");
     expect(second.stdout).toMatch(
-      /superseded home \(score \d\.\d\d >= 0\.7: similarity \d\.\d\d, contradiction signals \d\.\d\d\)/,
+      /superseded home: lives_in is single-valued: "Berlin" -> "Munich"/,
     );
+    expect(second.stdout).toContain("  read as: alice · lives_in (single) = Berlin");
     const unrelated = await ws.run(["store", "--json", "-k", "bob", "Bob lives in Paris"]);
-    expect(json<{ conflict?: { superseded: string[] } }>(unrelated).conflict?.superseded).toEqual(
-      [],
-    );
+    const decision = json<{ conflict?: { superseded: string[]; candidates: { rule?: string }[] } }>(
+      unrelated,
+    ).conflict;
+    expect(decision?.superseded).toEqual([]);
+    expect(decision?.candidates.map((candidate) => candidate.rule)).toContain("different-subjects");
     const old = await ws.run(["get", "--json", "home"]);
     expect(json<{ supersededBy?: string }>(old).supersededBy).toBe("home-now");
   });

@@ -25,11 +25,12 @@ export interface ConsolidateTurnOptions {
   promoteMinChars?: number;
   /**
    * The conflict check of a promoted entry when the memory does not run one itself (its
-   * `conflict_mode` is `off`): `combined` (default), `jaccard`, or `off`. When the memory runs
-   * one on store, its decision is the one reported.
+   * `conflict_mode` is `off`): `rules` (default: the same rules as `store`), or `off`;
+   * `jaccard` and `combined` are accepted and mean `rules`. When the memory runs one on store,
+   * its decision is the one reported.
    */
-  conflictMode?: "off" | "jaccard" | "combined";
-  /** Threshold of that check; default `conflict_threshold` (0.7). */
+  conflictMode?: "off" | "rules" | "jaccard" | "combined";
+  /** Threshold of the similarity fallback (`text_language = "none"` only); default 0.7. */
   conflictThreshold?: number;
   /** Clock for the daily key's date and tests; default `() => new Date()`. */
   now?: () => Date;
@@ -56,7 +57,7 @@ export interface ConsolidationReport {
 export const CONSOLIDATION_DEFAULTS = {
   promoteImportance: 0.8,
   promoteMinChars: 10,
-  conflictMode: "combined",
+  conflictMode: "rules",
 } as const;
 
 /** `daily_<YYYY-MM-DD>_<uuid>` (the date in UTC). */

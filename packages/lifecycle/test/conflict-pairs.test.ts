@@ -5,12 +5,9 @@ import { fresh } from "./fresh-memory.js";
 
 const PAIRS = loadConflictPairs();
 
-/** Stores each pair with the default conflict settings (mode on) and reads what was superseded. */
+/** Stores each pair with the default conflict settings (the rules) and reads what was superseded. */
 async function outcomes(withEmbedder: boolean) {
-  const memory = fresh({
-    ...(withEmbedder ? { embedder: createTestEmbedder({ dimensions: 256 }) } : {}),
-    settings: { conflict_mode: "combined" },
-  });
+  const memory = fresh(withEmbedder ? { embedder: createTestEmbedder({ dimensions: 256 }) } : {});
   const results: { pair: ConflictPair; superseded: boolean }[] = [];
   for (const [index, pair] of PAIRS.entries()) {
     const namespace = `pair-${index}`;
@@ -19,13 +16,20 @@ async function outcomes(withEmbedder: boolean) {
     const older = await memory.get("older", { namespace });
     results.push({ pair, superseded: older!.supersededBy === "newer" });
   }
-  const truePositives = results.filter((r) => r.superseded && SUPERSEDE_LABELS.has(r.pair.label));
-  const falsePositives = results.filter((r) => r.superseded && !SUPERSEDE_LABELS.has(r.pair.label));
-  const positives = results.filter((r) => SUPERSEDE_LABELS.has(r.pair.label)).length;
+  const count = (label: ConflictPair["label"]) => {
+    const ofLabel = results.filter((r) => r.pair.label === label);
+    return { pairs: ofLabel.length, superseded: ofLabel.filter((r) => r.superseded).length };
+  };
   return {
-    precision: truePositives.length / Math.max(1, truePositives.length + falsePositives.length),
-    recall: truePositives.length / positives,
-    falsePositives: falsePositives.map((r) => `${r.pair.older} -> ${r.pair.newer}`),
+    contradiction: count("contradiction"),
+    update: count("update"),
+    duplicate: count("duplicate"),
+    wrong: results
+      .filter(
+        (r) =>
+          r.superseded && (r.pair.label === "unrelated" || r.pair.label === "different_subject"),
+      )
+      .map((r) => `${r.pair.older} -> ${r.pair.newer}`),
   };
 }
 
@@ -42,28 +46,25 @@ describe("conflict detection on the labelled pairs (test/fixtures/conflict-pairs
     ]);
   });
 
-  it("never supersedes an unrelated fact or another person's with the default threshold (test embedder)", async () => {
-    const result = await outcomes(true);
-    expect(result.falsePositives).toEqual([]);
-    expect(result.precision).toBeGreaterThanOrEqual(0.95);
-    // Measured 0.737 (packages/api/README.md, "Conflicts"); a drop means scoring changed.
-    expect(result.recall).toBeGreaterThanOrEqual(0.7);
-  });
-
-  it("never supersedes an unrelated fact without an embedder (Jaccard fallback)", async () => {
-    const result = await outcomes(false);
-    expect(result.falsePositives).toEqual([]);
-    expect(result.recall).toBeGreaterThanOrEqual(0.5);
-  });
+  for (const withEmbedder of [true, false]) {
+    it(`${withEmbedder ? "test embedder" : "keyword only"}: supersedes every contradiction and nearly every update, never an unrelated fact or another person's`, async () => {
+      const result = await outcomes(withEmbedder);
+      expect(result.wrong).toEqual([]);
+      expect(result.contradiction.superseded).toBe(result.contradiction.pairs);
+      // Measured 13 of 14 ("switched to driving a Tesla" is another attribute to the rules).
+      expect(result.update.superseded).toBeGreaterThanOrEqual(13);
+      // A restatement leaves nothing stale: the rules keep duplicates (this file labelled them
+      // supersede before the rules; bench/conflicts labels them keep, README "Conflicts").
+      expect(result.duplicate.superseded).toBe(0);
+    });
+  }
 
   it('keeps "Bob lives in Berlin" when "Alice moved to Paris" is stored', async () => {
-    const memory = fresh({
-      embedder: createTestEmbedder({ dimensions: 256 }),
-      settings: { conflict_mode: "combined", conflict_threshold: 0 },
-    });
+    const memory = fresh({ embedder: createTestEmbedder({ dimensions: 256 }) });
     await memory.store({ key: "bob", content: "Bob lives in Berlin" });
     const alice = await memory.store({ key: "alice", content: "Alice moved to Paris" });
     expect(alice.conflict?.superseded).toEqual([]);
+    expect(alice.conflict?.candidates[0]?.rule).toBe("different-subjects");
     expect((await memory.get("bob"))!.supersededBy).toBeUndefined();
   });
 });

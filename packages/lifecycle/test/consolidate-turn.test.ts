@@ -55,11 +55,15 @@ describe.each(realBackends())("consolidateTurn on %s", (_name, open) => {
   });
 
   it("supersedes the older core fact after the conflict check (memory's conflict_mode off)", async () => {
-    const memory = open({ embedder: createTestEmbedder({ dimensions: 256 }) });
+    const memory = open({
+      embedder: createTestEmbedder({ dimensions: 256 }),
+      settings: { conflictMode: "off" },
+    });
     const first = await consolidateTurn(memory, { userMessage: "We always deploy on Fridays" });
     const second = await consolidateTurn(memory, { userMessage: "We never deploy on Fridays" });
     expect(second.superseded).toEqual([first.promoted!.key]);
-    expect(second.conflict?.mode).toBe("combined");
+    expect(second.conflict?.mode).toBe("rules");
+    expect(second.conflict?.candidates[0]).toMatchObject({ rule: "negated", superseded: true });
     expect((await memory.get(first.promoted!.key))!.supersededBy).toBe(second.promoted!.key);
     const current = await memory.recall("deploy Fridays", { categories: ["core"] });
     expect(current.map((entry) => entry.content)).toEqual(["We never deploy on Fridays"]);
@@ -73,7 +77,8 @@ describe.each(realBackends())("consolidateTurn on %s", (_name, open) => {
     const second = await consolidateTurn(memory, {
       userMessage: "The team must no longer use tabs for indentation",
     });
-    expect(second.conflict?.mode).toBe("jaccard");
+    // The similarity modes of earlier versions are accepted and mean the rules.
+    expect(second.conflict?.mode).toBe("rules");
     expect(second.superseded).toEqual([first.promoted!.key]);
   });
 

@@ -3,6 +3,7 @@ import { contentKey } from "@memory/core";
 import { UsageError } from "../cli/cli-errors.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
+import { describeConflict } from "./shared/describe-conflict.js";
 import { entryHeadline } from "./shared/describe-entry.js";
 
 export interface StoreOptions {
@@ -46,13 +47,8 @@ const store: CommandHandler<StoreOptions> = async (context, args, options) => {
   const entry = await memory.store(input);
   context.output.result(entry, () => {
     const lines = [`stored ${entryHeadline(entry, context.output.style)}`];
-    // Conflict detection (conflict_mode): what the new entry superseded, and each score's parts.
-    for (const candidate of entry.conflict?.candidates ?? []) {
-      if (!candidate.superseded) continue;
-      lines.push(
-        `superseded ${candidate.key} (score ${candidate.score.toFixed(2)} >= ${entry.conflict!.threshold}: similarity ${candidate.similarity.toFixed(2)}, contradiction signals ${candidate.signals.total.toFixed(2)})`,
-      );
-    }
+    // Conflict detection (conflict_mode): how the entry was read, what it superseded and why.
+    lines.push(...describeConflict(entry.conflict));
     return lines;
   });
 };

@@ -56,8 +56,14 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
     return keep("different-subjects", `different subjects (${a} / ${b})`);
   }
   const oldValue = older.valueText || older.value.join(" ");
-  if (!older.negated && newer.ends.some((ended) => compareValues(ended, older.value) === "same")) {
-    return supersede("value-ended", `the new fact says "${oldValue}" is over`);
+  // A value the new fact ends, as the old value or anywhere in the old predicate ("no longer
+  // use Neovim" ends "edits code in Neovim").
+  const endsOld = (ended: readonly string[]) =>
+    compareValues(ended, older.value) === "same" ||
+    (ended.length > 0 && ended.every((word) => older.predicate.includes(word)));
+  const ended = older.negated ? undefined : newer.ends.find(endsOld);
+  if (ended !== undefined) {
+    return supersede("value-ended", `the new fact says "${ended.join(" ")}" is over`);
   }
   if (older.attribute === undefined || newer.attribute === undefined) {
     return keep("not-read", "attribute not read");

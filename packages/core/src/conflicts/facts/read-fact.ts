@@ -48,6 +48,8 @@ export interface Fact {
   change: boolean;
   /** The value is limited by a circumstance ("after 2 pm", "on weekdays"): a partial statement. */
   circumstance?: string;
+  /** The comparable words of the whole predicate (where an ended value may stand). */
+  predicate: string[];
   /** "has a new X": a change of a single thing, an addition to a multi-valued one. */
   newThing?: boolean;
   /** Values the fact says are over ("switched from X", "no more X", "instead of X", "left X"). */
@@ -187,6 +189,7 @@ export function readFact(text: string): Fact {
     ended: /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(text),
     change: words.some((word) => CHANGE.has(word.lower)) || hasPhrase(norms, CHANGE_PHRASES),
     ends: [],
+    predicate: [],
   };
   if (words.length === 0) return { ...fact, note: "no words" };
   let start = leadingCircumstance(words);
@@ -196,7 +199,7 @@ export function readFact(text: string): Fact {
   );
   if (comma === start && SKIPPED_LABELS.has(words[start]!.lower)) {
     start++;
-  } else if (comma >= 0 && words[comma]!.after === ":") {
+  } else if (comma >= 0 && words[comma]!.after === ":" && isLabel(words.slice(start, comma + 1))) {
     return readLabel(words, comma, fact);
   }
   const read = readSubject(words, start);
@@ -208,7 +211,17 @@ export function readFact(text: string): Fact {
     at = start;
   }
   fact.subject = subject;
-  return readPredicate(words, at, fact);
+  fact.predicate = valueTerms(words.slice(at));
+  const result = readPredicate(words, at, fact);
+  // "no longer uses Neovim", "used to live in Berlin": the value itself is over.
+  if (
+    result.ended &&
+    result.value.length > 0 &&
+    !result.ends.some((ended) => ended.join() === result.value.join())
+  ) {
+    result.ends.push(result.value);
+  }
+  return result;
 }
 
 const LEADING =
@@ -233,6 +246,19 @@ function leadingCircumstance(words: readonly FactWord[]): number {
   }
   return 0;
 }
+
+/** A label is a short noun phrase ("Dentist:", "Maya's phone:"), not a clause ("I no longer use X:"). */
+function isLabel(label: readonly FactWord[]): boolean {
+  return (
+    label.length <= 4 &&
+    !label.some(
+      (word, index) =>
+        PRONOUNS_AND_SELF.has(word.lower) || (index > 0 && startsPredicate(label, index, false)),
+    )
+  );
+}
+
+const PRONOUNS_AND_SELF = new Set(["i", "we", "he", "she", "they", "you", "it"]);
 
 /** "Dentist: Dr. Lee", "Maya's phone: 555-0100". */
 function readLabel(words: readonly FactWord[], colon: number, fact: Fact): Fact {
@@ -273,6 +299,8 @@ function changedThing(fact: Fact): Partial<Fact> | undefined {
   const last = subject.nodes.at(-1);
   if (!last || last.self || last.name !== undefined) return undefined;
   if (isRelation(last.words.at(-1) ?? "")) return undefined;
+  // "The standup meeting moved to 10 am": the thing itself is now elsewhere ("is at 10 am").
+  if (subject.nodes.length === 1) return { attribute: "be", cardinality: "multi" };
   const named = possessedAttribute(subject, false);
   return named && { ...named, subject: { nodes: subject.nodes.slice(0, -1) } };
 }
