@@ -1,6 +1,6 @@
 import { createTestEmbedder } from "@memory/testkit";
 import { describe, expect, it } from "vitest";
-import { type ConflictPair, loadConflictPairs, SUPERSEDE_LABELS } from "./conflict-pairs.js";
+import { type ConflictPair, loadConflictPairs } from "./conflict-pairs.js";
 import { fresh } from "./fresh-memory.js";
 
 const PAIRS = loadConflictPairs();

@@ -1,0 +1,356 @@
+import {
+  attributeOfNoun,
+  attributeOfValue,
+  isOccupation,
+  matchPhrase,
+  nounMatch,
+  ROLE_PARTICIPLES,
+  ROLE_VERBS,
+  ROLES,
+} from "./attribute-table.js";
+import {
+  ADDITIVE,
+  ADVERBS,
+  AUXILIARIES,
+  COPULAS,
+  ENDING_VERBS,
+  NEGATIONS,
+  VALUE_NOISE,
+} from "./fact-lexicon.js";
+import {
+  CIRCUMSTANCES,
+  type Fact,
+  PARTICLES,
+  readValue,
+  single,
+  valueTerms,
+  WORK_UNITS,
+} from "./fact-parts.js";
+import type { FactWord } from "./fact-words.js";
+import { changedThing, possessedAttribute, subjectWords } from "./possessed-attribute.js";
+import { readSubject, type SubjectPhrase } from "./read-subject.js";
+
+/**
+ * The predicate after a subject: auxiliaries, negations, adverbs and markers first, then the
+ * attribute (a table phrase, a change verb, a copula and its value, a role verb, or any verb),
+ * then the value. Fills `fact` and returns it.
+ */
+export function readPredicate(words: readonly FactWord[], start: number, fact: Fact): Fact {
+  let at = start;
+  let copula = false;
+  let standAsLike = false;
+  // Auxiliaries, negations, adverbs and markers before the main verb.
+  for (; at < words.length; at++) {
+    const word = words[at]!;
+    const lower = word.lower;
+    const next = words[at + 1];
+    if (NEGATIONS.has(lower) || /n't$/u.test(word.raw)) {
+      if (lower === "no" && next?.lower === "longer") {
+        fact.ended = true;
+        at++;
+      }
+      fact.negated = true;
+      if (COPULAS.has(lower.replace(/n't$/u, ""))) copula = true;
+      // "can't stand X" is "does not like X"
+      if (next?.lower === "stand" && /^(can't|cannot|can|cant)$/u.test(lower)) standAsLike = true;
+      continue;
+    }
+    if (COPULAS.has(lower)) {
+      copula = true;
+      if (lower.startsWith("becam") || lower.startsWith("becom")) fact.change = true;
+      continue;
+    }
+    // "went vegan", "turned 40": a copula that says a change
+    if ((lower === "went" || lower === "turned") && next && !PARTICLES.has(next.lower)) {
+      copula = true;
+      fact.change = true;
+      continue;
+    }
+    // "the user's hobbies include painting" reads as "are"
+    if (word.norm === "includ" && possessedAttribute(fact.subject!, false) !== undefined) {
+      copula = true;
+      continue;
+    }
+    if (lower === "used" && next?.lower === "to") {
+      fact.ended = true;
+      at++;
+      continue;
+    }
+    if (AUXILIARIES.has(lower)) {
+      // "has moved" is an auxiliary; "has a dog" is the verb.
+      if (
+        next &&
+        (ADVERBS.has(next.lower) ||
+          NEGATIONS.has(next.lower) ||
+          /ed$|en$/u.test(next.lower) ||
+          /^(been|got|gotten|left|quit|bought|sold)$/u.test(next.lower) ||
+          lower === "will" ||
+          lower === "would" ||
+          lower === "can" ||
+          lower === "must" ||
+          lower === "should" ||
+          lower === "do" ||
+          lower === "does" ||
+          lower === "did")
+      )
+        continue;
+      break;
+    }
+    if (ADVERBS.has(lower) || ADDITIVE.has(lower) || lower === "now" || lower === "nowadays")
+      continue;
+    if (ENDING_VERBS.has(lower) && !(lower === "left" && next?.lower === "for")) {
+      fact.ended = true;
+      if (next?.lower === "up") at++; // gave up
+      const object = words[at + 1];
+      if (object && /ing$/u.test(object.lower)) {
+        // "stopped drinking coffee": the gerund is the verb, and the activity itself is over
+        fact.ends.push([object.norm]);
+        const after = valueTerms(readValue(words, at + 2).words);
+        if (after.length > 0) fact.ends.push(after);
+        continue;
+      }
+      const value = readValue(words, at + 1);
+      fact.ends.push(valueTerms(value.words));
+      fact.attribute = "ended";
+      fact.cardinality = "multi";
+      fact.value = valueTerms(value.words);
+      fact.valueText = value.words.map((w) => w.raw).join(" ");
+      return fact;
+    }
+    if (
+      (lower === "started" || lower === "began" || lower === "start" || lower === "begun") &&
+      next &&
+      /ing$/u.test(next.lower)
+    )
+      continue;
+    break;
+  }
+  const norms = words.map((word) => word.norm);
+  if (standAsLike) norms[at] = "like";
+  // "moved from Berlin to Munich", "switched from Spotify to Tidal": the old value is over.
+  const from = words.findIndex(
+    (word, index) => index > at && index <= at + 3 && word.lower === "from",
+  );
+  const to = from >= 0 ? words.findIndex((word, index) => index > from && word.lower === "to") : -1;
+  let fromTo: number | undefined;
+  if (from >= 0 && to > from) {
+    fact.ends.push(valueTerms(words.slice(from + 1, to)));
+    fact.change = true;
+    fromTo = to;
+  }
+  // "instead of X", "rather than X", "over X" (after the value), "no more X".
+  for (let index = at; index < words.length; index++) {
+    const lower = words[index]!.lower;
+    const marker =
+      (lower === "instead" && words[index + 1]?.lower === "of") ||
+      (lower === "rather" && words[index + 1]?.lower === "than") ||
+      (lower === "no" && words[index + 1]?.lower === "more")
+        ? 2
+        : lower === "over" && index > at + 1
+          ? 1
+          : 0;
+    if (marker > 0) fact.ends.push(valueTerms(readValue(words, index + marker).words));
+  }
+  const setValue = (valueStart: number) => {
+    const value = readValue(words, valueStart);
+    const limit = words[value.next]?.lower;
+    if (limit !== undefined && CIRCUMSTANCES.has(limit)) fact.circumstance = limit;
+    fact.value = valueTerms(value.words);
+    fact.valueText = value.words.map((word) => word.raw).join(" ");
+    return value;
+  };
+  const subject = fact.subject!;
+  // "has a new CEO, Jane", "got a new dentist": the attribute is the noun, the change is said.
+  if (
+    /^(have|get)$/u.test(norms[at] ?? "") &&
+    words[at + 1] &&
+    /^(a|an)$/u.test(words[at + 1]!.lower) &&
+    words[at + 2]?.lower === "new"
+  ) {
+    const noun = readValue(words, at + 3);
+    const nounNorms = noun.words.map((word) => word.norm);
+    const role = ROLES[nounNorms.at(-1) ?? ""];
+    const match = role ? undefined : nounMatch(nounNorms);
+    const known = match?.attribute;
+    fact.change = true;
+    fact.newThing = true;
+    const base = role ? `role:${role}` : known ? known.id : `of:${nounNorms.at(-1) ?? ""}`;
+    const qualifier = match ? match.qualifier : nounNorms.slice(0, -1);
+    fact.attribute = qualifier.length > 0 ? `${base}[${qualifier.join(" ")}]` : base;
+    fact.cardinality = known?.cardinality === "multi" ? "multi" : "single";
+    const named =
+      noun.next < words.length && /^(named|called)$/u.test(words[noun.next]!.lower)
+        ? noun.next + 1
+        : noun.next;
+    if (named < words.length) setValue(named);
+    return fact;
+  }
+  // "switched dentists to Dr. Park", "changed jobs", "switched to the Pro plan".
+  if (/^(switch|chang|upgrad|downgrad)/u.test(norms[at] ?? "")) {
+    fact.change = true;
+    const to2 = words.findIndex((word, index) => index > at && word.lower === "to");
+    const and = words.findIndex((word, index) => index > at && word.lower === "and");
+    if (to2 < 0 && fromTo === undefined && and > at) {
+      // "switched jobs and now works at SAP": the second verb says what changed
+      return readPredicate(words, and + 1, { ...fact, change: true });
+    }
+    const between =
+      to2 > at + 1
+        ? words
+            .slice(at + 1, to2)
+            .filter((word) => !VALUE_NOISE.has(word.lower))
+            .map((word) => word.norm)
+        : [];
+    const valueStart = fromTo !== undefined ? fromTo + 1 : to2 >= 0 ? to2 + 1 : at + 1;
+    const value = setValue(valueStart);
+    const named = between.length > 0 && !between.includes("from") ? between : undefined;
+    const namedMatch = named ? nounMatch(named) : undefined;
+    const known = namedMatch?.attribute ?? attributeOfNoun(valueTerms(value.words).slice(-1));
+    const thing = named ? undefined : changedThing(fact);
+    if (thing) Object.assign(fact, thing);
+    else if (namedMatch && namedMatch.qualifier.length > 0) {
+      fact.attribute = `${namedMatch.attribute.id}[${namedMatch.qualifier.join(" ")}]`;
+      fact.cardinality = namedMatch.attribute.cardinality;
+    } else if (known) Object.assign(fact, single(known));
+    else if (named) {
+      // "switched internet providers to Vodafone": the thing named is the attribute
+      fact.attribute = `of:${named.at(-1)}`;
+      fact.cardinality = "single";
+    } else {
+      fact.attribute = "changed";
+      fact.cardinality = "multi";
+    }
+    return fact;
+  }
+  const phrase =
+    fromTo === undefined
+      ? matchPhrase(norms, at)
+      : matchPhrase([norms[at]!, ...norms.slice(fromTo)], 0);
+  if (phrase && !(copula && phrase.attribute.id === "owns")) {
+    Object.assign(fact, single(phrase.attribute));
+    if (phrase.negative) fact.negated = !fact.negated;
+    if (phrase.change) fact.change = true;
+    const value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
+    const thing = phrase.change ? changedThing(fact) : undefined;
+    if (thing) return Object.assign(fact, thing);
+    // "moved to the platform team": a unit of work, not a home
+    const unit = valueTerms(value.words).at(-1);
+    if (phrase.attribute.id === "lives_in" && unit !== undefined && WORK_UNITS.has(unit)) {
+      fact.attribute = "team";
+      fact.cardinality = "single";
+    }
+    // "bought a new car, a Honda" / "has a Tesla": a possessed thing with its own attribute.
+    if (phrase.attribute.id === "owns") {
+      const head = valueTerms(value.words);
+      const thing = attributeOfNoun(head.slice(-1));
+      if (thing && thing.cardinality === "single") Object.assign(fact, single(thing));
+    }
+    return fact;
+  }
+  if (copula) return readCopula(words, at, fact, subject, setValue);
+  const verb = words[at];
+  if (verb === undefined) return { ...fact, note: "no predicate read" };
+  const role = ROLE_VERBS[verb.norm];
+  if (
+    role !== undefined &&
+    words[at + 1] &&
+    !/^(on|in|at|to|for|with|from|by|into|out|up)$/u.test(words[at + 1]!.lower)
+  ) {
+    // "Maria now chairs the committee": the committee's chair is Maria.
+    const object = readSubject(words, at + 1);
+    if (object && object.subject.nodes.length > 0) {
+      return {
+        ...fact,
+        subject: object.subject,
+        attribute: `role:${role}`,
+        cardinality: "single",
+        value: subjectWords(subject),
+        valueText: "",
+      };
+    }
+  }
+  fact.attribute = `verb:${verb.norm}`;
+  fact.cardinality = "multi";
+  setValue(at + 1);
+  return fact;
+}
+
+function readCopula(
+  words: readonly FactWord[],
+  at: number,
+  fact: Fact,
+  subject: SubjectPhrase,
+  setValue: (start: number) => { words: FactWord[]; next: number },
+): Fact {
+  const first = words[at];
+  const namesValue = first?.capitalized === true && !isOccupation(first.norm);
+  const possessed = possessedAttribute(subject, namesValue);
+  if (possessed) {
+    setValue(at);
+    return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
+  }
+  const rest = words.slice(at);
+  // "The book club is chaired by Karen": the club's chair is Karen.
+  const participle = ROLE_PARTICIPLES[rest[0]?.lower ?? ""];
+  if (participle !== undefined && rest[1]?.lower === "by") {
+    setValue(at + 2);
+    return { ...fact, subject, attribute: `role:${participle}`, cardinality: "single" };
+  }
+  // "Petra is the user's boss", "Dr. Lee is Maya's dentist": the user's manager is Petra.
+  const ownerAt = rest.findIndex((word, index) => index < 3 && word.possessive);
+  if (ownerAt >= 0) {
+    const owner = readSubject(words, at);
+    const named = owner ? possessedAttribute(owner.subject, true) : undefined;
+    if (owner && named && !named.attribute.startsWith("of:") && owner.end >= words.length - 1) {
+      return {
+        ...fact,
+        subject: { nodes: owner.subject.nodes.slice(0, -1) },
+        ...named,
+        value: subjectWords(subject),
+        valueText: "",
+      };
+    }
+  }
+  // "Jane is the CEO of Acme" / "Jane is Acme's new CEO": Acme's CEO is Jane.
+  const roleAt = rest.findIndex((word, index) => index < 5 && ROLES[word.norm] !== undefined);
+  if (roleAt >= 0) {
+    const role = ROLES[rest[roleAt]!.norm]!;
+    const of = rest[roleAt + 1]?.lower === "of" ? readSubject(words, at + roleAt + 2) : undefined;
+    const owner = rest.slice(0, roleAt).findLast((word) => word.possessive)
+      ? readSubject(words, at)
+      : undefined;
+    const org =
+      of?.subject ??
+      (owner
+        ? { nodes: owner.subject.nodes.filter((node) => node.name !== undefined || node.self) }
+        : undefined);
+    if (org && org.nodes.length > 0) {
+      return {
+        ...fact,
+        subject: org,
+        attribute: `role:${role}`,
+        cardinality: "single",
+        value: subjectWords(subject),
+        valueText: "",
+      };
+    }
+  }
+  const value = setValue(at);
+  const valueNorms = value.words.map((word) => word.norm);
+  const head = valueNorms.at(-1);
+  if (head !== undefined && isOccupation(head) && !value.words.at(-1)!.capitalized) {
+    return { ...fact, attribute: "job_title", cardinality: "single" };
+  }
+  const implied = attributeOfValue(valueNorms);
+  if (implied) return { ...fact, ...single(implied) };
+  if (
+    /^\d+$/u.test(value.words[0]?.lower ?? "") &&
+    (value.words.length === 1 || /^(year|yr)/u.test(value.words[1]!.lower))
+  ) {
+    return { ...fact, attribute: "age", cardinality: "single" };
+  }
+  const named = head === undefined ? undefined : attributeOfNoun([head]);
+  if (named && value.words[0] && /^(on|with|in|at)$/u.test(value.words[0].lower))
+    return { ...fact, ...single(named) };
+  return { ...fact, attribute: "be", cardinality: "multi" };
+}
