@@ -110,6 +110,24 @@ export const SKIPPED_LABELS = new Set([
   "ps",
 ]);
 
+/** Words that start a time phrase, never a value. */
+const TIME_WORDS = new Set([
+  "last",
+  "this",
+  "next",
+  "ago",
+  "yesterday",
+  "today",
+  "tonight",
+  "recently",
+  "lately",
+  "nowadays",
+  "since",
+  "until",
+  "every",
+  "each",
+]);
+
 /** The value starting at `at`: up to a break word or punctuation. */
 export function readValue(
   words: readonly FactWord[],
@@ -120,6 +138,8 @@ export function readValue(
   for (; index < words.length; index++) {
     const word = words[index]!;
     if (value.length > 0 && VALUE_BREAKS.has(word.lower)) break;
+    // "stopped painting last year": a time phrase where the value would start is no value
+    if (value.length === 0 && TIME_WORDS.has(word.lower)) break;
     value.push(word);
     if (
       word.after !== "" &&

@@ -103,10 +103,10 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       if (next?.lower === "up") at++; // gave up
       const object = words[at + 1];
       if (object && /ing$/u.test(object.lower)) {
-        // "stopped drinking coffee": the gerund is the verb, and the activity itself is over
-        fact.ends.push([object.norm]);
+        // "stopped drinking coffee": the gerund is the verb, and its object is over; without an
+        // object ("stopped painting") the activity itself is.
         const after = valueTerms(readValue(words, at + 2).words);
-        if (after.length > 0) fact.ends.push(after);
+        fact.ends.push(after.length > 0 ? after : [object.norm]);
         continue;
       }
       const value = readValue(words, at + 1);
