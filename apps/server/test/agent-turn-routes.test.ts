@@ -36,15 +36,23 @@ afterEach(async () => {
 });
 
 /** A real SQLite store in a temporary directory. */
-async function sqlite(embedder?: EmbeddingProvider): Promise<Memory> {
+async function sqlite(
+  embedder?: EmbeddingProvider,
+  settings: { conflictMode?: "off" | "rules" } = {},
+): Promise<Memory> {
   requireSqliteBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), "memory-server-turns-"));
   const { createSqliteMemory } = (await import("@memory/sqlite")) as {
-    createSqliteMemory(options: { path: string; embedder?: EmbeddingProvider }): Memory;
+    createSqliteMemory(options: {
+      path: string;
+      embedder?: EmbeddingProvider;
+      conflictMode?: "off" | "rules";
+    }): Memory;
   };
   const memory = createSqliteMemory({
     path: path.join(dir, "brain.db"),
     ...(embedder ? { embedder } : {}),
+    ...settings,
   });
   stores.push({ memory, dir });
   return memory;
@@ -103,7 +111,7 @@ describe("POST /v1/consolidate (SQLite)", () => {
     });
     expect(second.status).toBe(200);
     expect(second.body.superseded).toEqual([first.body.promoted.key]);
-    expect(second.body.conflict).toMatchObject({ mode: "combined", threshold: 0.7 });
+    expect(second.body.conflict).toMatchObject({ mode: "rules", threshold: 0.7 });
     expect((await memory.get(first.body.promoted.key))?.supersededBy).toBe(
       second.body.promoted.key,
     );
@@ -120,18 +128,19 @@ describe("POST /v1/consolidate (SQLite)", () => {
     expect(await memory.count({ categories: ["daily"] })).toBe(3);
   });
 
-  it("checks conflicts at conflict_threshold from memory.toml", async () => {
-    const memory = await sqlite(createTestEmbedder({ dimensions: 256 }));
+  it("runs its own check with conflict_threshold from memory.toml when the store's is off (the rules decide)", async () => {
+    const memory = await sqlite(createTestEmbedder({ dimensions: 256 }), { conflictMode: "off" });
     const server = await serve({ memory, config: configWith("conflict_threshold = 2") });
-    await server.call("POST", "/v1/consolidate", {
+    const first = await server.call("POST", "/v1/consolidate", {
       body: { message: "We always deploy on Fridays" },
     });
     const second = await server.call("POST", "/v1/consolidate", {
       body: { message: "We never deploy on Fridays" },
     });
-    expect(second.body.conflict).toMatchObject({ threshold: 2 });
-    expect(second.body.superseded).toEqual([]);
-    expect(await memory.count({ categories: ["core"] })).toBe(2);
+    // The threshold only decides for text_language = "none"; it is reported, the rules decide.
+    expect(second.body.conflict).toMatchObject({ mode: "rules", threshold: 2 });
+    expect(second.body.superseded).toEqual([first.body.promoted.key]);
+    expect(await memory.count({ categories: ["core"] })).toBe(1);
   });
 
   it("respects token namespaces and validates the body", async () => {

@@ -88,7 +88,11 @@ describe("decideConflict", () => {
   });
 
   it("supersedes the same statement negated or reversed", () => {
-    expect(decide("The user eats fish", "The user doesn't eat fish anymore").rule).toBe("negated");
+    expect(decide("The user eats fish", "The user doesn't eat fish").rule).toBe("negated");
+    // "anymore" also says the value is over, which is checked first
+    expect(decide("The user eats fish", "The user doesn't eat fish anymore").rule).toBe(
+      "value-ended",
+    );
     expect(decide("The user does not own a bike", "The user owns a bike now").rule).toBe("negated");
   });
 

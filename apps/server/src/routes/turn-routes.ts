@@ -33,7 +33,7 @@ export const turnRoutes = [
     summary:
       "Consolidate a turn without an LLM: a daily entry, and the user message promoted to core when important",
     description:
-      'Stores the turn as a daily entry (`daily_<date>_<uuid>`, "User: ..." and "Assistant: ..." lines), then promotes the user message to core (key derived from its content) when its importance as a core entry is at least 0.8 (a decision, rule, "always", "never", "must"...) and it has at least 10 characters. Older core entries it contradicts or updates are superseded (the conflict_mode of the store, else the combined check at conflict_threshold). Empty messages and text the autosave filter skips (cron, heartbeat, memory context) store nothing.',
+      'Stores the turn as a daily entry (`daily_<date>_<uuid>`, "User: ..." and "Assistant: ..." lines), then promotes the user message to core (key derived from its content) when its importance as a core entry is at least 0.8 (a decision, rule, "always", "never", "must"...) and it has at least 10 characters. Older core entries it contradicts or updates are superseded (the conflict check of the store, else the same fact-reading rules). Empty messages and text the autosave filter skips (cron, heartbeat, memory context) store nothing.',
     tag: "agent",
     body: ConsolidateRequestSchema,
     responses: {

@@ -39,12 +39,31 @@ export const RecallExplainSchema = named(
     .describe("The parts of a recall score."),
 );
 
+/** How the conflict rules read a fact (`FactReading` of @memory/api). */
+const FactReadingSchema = z.object({
+  subject: z.string().optional(),
+  attribute: z.string().optional(),
+  cardinality: z.enum(["single", "multi"]).optional(),
+  value: z.string().optional(),
+  negated: z.boolean(),
+  markers: z.array(z.enum(["additive", "ended", "change"])),
+  ends: z.array(z.string()).optional(),
+  note: z.string().optional(),
+});
+
 export const ConflictDecisionSchema = named(
   "ConflictDecision",
   z
     .object({
-      mode: z.enum(["jaccard", "combined"]),
+      mode: z.enum(["rules", "jaccard", "combined"]),
       threshold: z.number(),
+      policy: z.enum(["supersede", "flag"]).optional(),
+      reading: FactReadingSchema.optional().describe("How the new entry was read."),
+      fallback: z.string().optional(),
+      flagged: z.array(z.string()).optional(),
+      confirmation: z
+        .object({ asked: z.number(), answered: z.number(), failure: z.string().optional() })
+        .optional(),
       superseded: z.array(z.string()).describe("Keys of the older entries it superseded."),
       candidates: z.array(
         z.object({
@@ -62,11 +81,16 @@ export const ConflictDecisionSchema = named(
           score: z.number(),
           differentSubject: z.string().optional(),
           superseded: z.boolean(),
+          reading: FactReadingSchema.optional(),
+          rule: z.string().optional(),
+          reason: z.string().optional(),
+          decidedBy: z.enum(["rules", "chat"]).optional(),
+          flagged: z.boolean().optional(),
         }),
       ),
     })
     .describe(
-      "A conflict check: the older entries looked at, their scores, and which were superseded.",
+      "A conflict check: how the new entry and each older one were read, which were superseded and why (similarity kept as evidence).",
     ),
 );
 

@@ -87,6 +87,10 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
     );
   }
   const attribute = older.attribute;
+  // "switched to X" and "switched to Y" name no attribute: two unnamed changes are not one.
+  if (attribute === "changed" || attribute === "ended") {
+    return keep("unnamed-attribute", "neither fact names the attribute that changed", true);
+  }
   const newerNegative = newer.negated || newer.ended;
   if (relation === "same") {
     if (newerNegative && newer.circumstance !== undefined && older.circumstance === undefined) {

@@ -18,7 +18,7 @@ import {
 import { type FactWord, factWords } from "./fact-words.js";
 import { favoriteAttribute } from "./possessed-attribute.js";
 import { readPredicate } from "./read-predicate.js";
-import { readSubject, startsPredicate } from "./read-subject.js";
+import { opensWithPredicate, readSubject, startsPredicate } from "./read-subject.js";
 
 export type { Fact } from "./fact-parts.js";
 export { valueTerms } from "./fact-parts.js";
@@ -58,11 +58,14 @@ export function readFact(text: string): Fact {
   } else if (comma >= 0 && words[comma]!.after === ":" && isLabel(words.slice(start, comma + 1))) {
     return readLabel(words, comma, fact);
   }
-  const read = readSubject(words, start);
+  // "Always use tabs", "Moved to Kiel": an instruction or a fragment is about the user.
+  const read = opensWithPredicate(words[start]) ? undefined : readSubject(words, start);
   let subject = read?.subject;
   let at = read?.end ?? start;
   if (subject === undefined || (subject.nodes.length === 0 && subject.unresolved === undefined)) {
-    if (!startsPredicate(words, start, false)) return { ...fact, note: "no subject read" };
+    if (!opensWithPredicate(words[start]) && !startsPredicate(words, start, false)) {
+      return { ...fact, note: "no subject read" };
+    }
     subject = SELF_SUBJECT; // a fragment ("Moved to Munich") is about the user
     at = start;
   }

@@ -12,7 +12,7 @@ import {
   PRONOUNS,
   SELF_WORDS,
 } from "./fact-lexicon.js";
-import { type FactWord, isIrregularVerb } from "./fact-words.js";
+import { type FactWord, isIrregularVerb, normalizeWord } from "./fact-words.js";
 
 /** One link of a possessive chain: "sister Maya" in "the user's sister Maya". */
 export interface SubjectNode {
@@ -41,7 +41,8 @@ export function subjectText(subject: SubjectPhrase): string {
     .join(" > ");
 }
 
-const verbStems = new Set(COMMON_VERBS);
+// Listed as typed or stemmed; both forms count ("use" stems to "us").
+const verbStems = new Set(COMMON_VERBS.flatMap((verb) => [verb, normalizeWord(verb)]));
 /** Modifiers that do not change who or what a subject is ("the user's new manager"). */
 const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "regular"]);
 
@@ -52,6 +53,22 @@ const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "
  * parents live"). A word right after a determiner or a possessive is a noun ("the user's work
  * email").
  */
+/** Whether a sentence starts with its predicate (an instruction or a fragment: "Always use tabs", "Moved to Kiel"). */
+export function opensWithPredicate(word: FactWord | undefined): boolean {
+  if (word === undefined) return false;
+  const lower = word.lower;
+  if (DETERMINERS.has(lower) || SELF_WORDS.has(lower) || PRONOUNS.has(lower)) return false;
+  return (
+    ADVERBS.has(lower) ||
+    NEGATIONS.has(lower) ||
+    ADDITIVE.has(lower) ||
+    ENDING_VERBS.has(lower) ||
+    // a past-tense fragment ("Moved to Kiel", "Bought a car"); a bare verb ("turn 3") is no fact
+    (isIrregularVerb(lower) && !COPULAS.has(lower)) ||
+    (/ed$/u.test(lower) && verbStems.has(word.norm))
+  );
+}
+
 export function startsPredicate(
   words: readonly FactWord[],
   at: number,
