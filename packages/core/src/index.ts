@@ -1,3 +1,4 @@
+export { assertCompleteDriver, InvalidDriverError } from "./driver-check.js";
 export { EXPORT_PAGE, LIST_LIMIT_MAX, TOP_CORE_DEFAULT, validateOffset } from "./entry-reads.js";
 export {
   FACADE_DEFAULTS,
