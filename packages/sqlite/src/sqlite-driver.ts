@@ -16,6 +16,7 @@ import {
   type RecallStages,
   type ScanPage,
   type ScanRequest,
+  type UnhonouredSettings,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
@@ -55,7 +56,7 @@ export type SqliteDriverOptions = Pick<
  */
 export class SqliteDriver implements MemoryDriver {
   readonly name = "sqlite";
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings: UnhonouredSettings = {};
   readonly capabilities: Capabilities = {
     keywordSearch: true,
     vectorSearch: true,
