@@ -184,3 +184,4 @@ export {
   writeSnapshotText,
 } from "./snapshot/snapshot-chunks.js";
 export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
+export { embedChecked } from "./vector-state.js";
