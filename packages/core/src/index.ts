@@ -77,6 +77,7 @@ export {
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
 export { planDeletion } from "./delete-plan.js";
+export { assertCompleteDriver, InvalidDriverError } from "./driver-check.js";
 export {
   EmbeddingWorker,
   type EmbeddingWorkerOptions,
