@@ -37,7 +37,6 @@ export type {
   BackendContext,
   BackendDoctorHints,
   BackendModule,
-  IgnoredSettings,
   StoreDescription,
 } from "./types/backend-module.js";
 export type {
@@ -96,6 +95,7 @@ export type {
   ScanPage,
   ScanRequest,
   Supersession,
+  UnhonouredSettings,
   WriteBatch,
   WriteResult,
 } from "./types/memory-driver.js";

@@ -44,10 +44,6 @@ export {
   createMemory,
 } from "./config/create-memory.js";
 export {
-  configuredIgnoredSettingWarnings,
-  ignoredSettingWarnings,
-} from "./config/ignored-settings.js";
-export {
   defaultConfig,
   type LoadConfigOptions,
   type LoadedConfig,
@@ -65,6 +61,10 @@ export {
   openConfiguredMemory,
   resolveConfiguredProvider,
 } from "./config/open-configured-memory.js";
+export {
+  configuredUnhonouredSettingWarnings,
+  unhonouredSettingWarnings,
+} from "./config/unhonoured-settings.js";
 export {
   CONFLICT_CANDIDATES,
   type ConflictSettings,
@@ -87,6 +87,8 @@ export {
 export { EXPORT_PAGE, LIST_LIMIT_MAX, TOP_CORE_DEFAULT, validateOffset } from "./entry-reads.js";
 export {
   FACADE_DEFAULTS,
+  type FacadeOptionSource,
+  facadeOptionsFrom,
   type MemoryFacadeOptions,
   type ResolvedFacadeOptions,
   resolveFacadeOptions,
@@ -183,3 +185,4 @@ export {
   writeSnapshotText,
 } from "./snapshot/snapshot-chunks.js";
 export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
+export { embedChecked } from "./vector-state.js";
