@@ -19,6 +19,7 @@ import { jobsCommand } from "./jobs.js";
 import { listCommand } from "./list.js";
 import { mcpCommand } from "./mcp.js";
 import { migrateCommand } from "./migrate.js";
+import { mineCommand } from "./mine.js";
 import { purgeCommand } from "./purge.js";
 import { recallCommand } from "./recall.js";
 import { reindexCommand } from "./reindex.js";
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CommandRegistration[] = [
   countCommand,
   exportCommand,
   importCommand,
+  mineCommand,
   snapshotCommand,
   hydrateCommand,
   reindexCommand,
