@@ -24,7 +24,12 @@ import {
 } from "./mine-types.js";
 import { readPlainText } from "./plain-text.js";
 import { readSlack } from "./slack.js";
-import { type SynthesisReport, type SynthesisSource, synthesize } from "./synthesize.js";
+import {
+  promptExchanges,
+  type SynthesisReport,
+  type SynthesisSource,
+  synthesize,
+} from "./synthesize.js";
 import { walkSources } from "./walk-sources.js";
 
 export interface MineOptions {
@@ -218,7 +223,11 @@ export async function mineConversations(
       yield entry;
     }
     if (options.chatModel && keyed.length > 0)
-      sources.push({ sessionId: conversation.sessionId, namespace, exchanges: keyed });
+      sources.push({
+        sessionId: conversation.sessionId,
+        namespace,
+        exchanges: promptExchanges(keyed).map(({ key, content }) => ({ key, content })),
+      });
     options.onProgress?.({ files: report.files, exchanges: report.exchanges });
   }
 

@@ -71,16 +71,29 @@ export function synthesizedFactKey(exchangeKey: string, kind: string, content: s
   return `${exchangeKey}/fact/${kind}_${slug(content) || "note"}`;
 }
 
-function prompt(source: SynthesisSource): string {
-  const parts: string[] = [];
+/**
+ * The exchanges the model is shown: from the first, while they fit in SYNTHESIS_INPUT_CHARS
+ * (at least one, cut to the bound). `mine` keeps only these while it imports, so synthesis never
+ * holds a whole export's text in memory.
+ */
+export function promptExchanges<T extends { content: string }>(exchanges: readonly T[]): T[] {
+  const kept: T[] = [];
   let size = 0;
-  for (const [position, exchange] of source.exchanges.entries()) {
-    const part = `## Exchange ${position + 1}\n${exchange.content}`;
-    if (size + part.length > SYNTHESIS_INPUT_CHARS && parts.length > 0) break;
-    parts.push(part.slice(0, SYNTHESIS_INPUT_CHARS));
-    size += part.length;
+  for (const exchange of exchanges) {
+    const length = exchange.content.length + 20;
+    if (size + length > SYNTHESIS_INPUT_CHARS && kept.length > 0) break;
+    kept.push(exchange);
+    size += length;
   }
-  return parts.join("\n\n");
+  return kept;
+}
+
+function prompt(source: SynthesisSource): string {
+  return source.exchanges
+    .map((exchange, position) =>
+      `## Exchange ${position + 1}\n${exchange.content}`.slice(0, SYNTHESIS_INPUT_CHARS),
+    )
+    .join("\n\n");
 }
 
 /**
