@@ -1,4 +1,5 @@
 import { InvalidInputError } from "./errors.js";
+import { parseVersionKey } from "./key-versions.js";
 import {
   type Category,
   DEFAULT_NAMESPACE,
@@ -115,6 +116,13 @@ function utf8Length(text: string): number {
  * no lone surrogates. Returns it unchanged: keys are compared exactly.
  */
 export function validateKey(key: unknown, field = "key"): string {
+  // A kept version's key is the key it versions plus a short suffix (key-versions.ts): the
+  // limits apply to that key, so the version of a 1,024-character key stays reachable.
+  const version = typeof key === "string" ? parseVersionKey(key) : undefined;
+  if (version) {
+    validateKey(version.key, field);
+    return key as string;
+  }
   // Control characters other than NUL stay allowed in keys, as they always were: refusing them
   // now would make stored entries unreachable by get and forget. The HTTP body forms carry them.
   const text = checkText(field, key, MAX_KEY_LENGTH);

@@ -10,6 +10,7 @@ import {
   validateSessionId,
 } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
+import { versionsToForget } from "./key-history.js";
 
 /** Everything of a namespace (or of all), no floor, no other condition. */
 function everything(namespace: string | undefined): DeleteWhere {
@@ -29,12 +30,15 @@ export async function forgetEntry(
   options: KeyOptions,
 ): Promise<boolean> {
   const namespace = validateNamespace(options.namespace);
+  const name = validateKey(key);
+  // Forgetting a fact forgets what it used to say too: its kept versions go in the same batch.
+  const versions = await versionsToForget(context, namespace, name);
   const result = await context.driver.write({
     upserts: [],
     supersessions: [],
-    deletes: [{ namespace, key: validateKey(key) }],
+    deletes: [{ namespace, key: name }, ...versions],
   });
-  if (result.deleted[0]) context.written(namespace);
+  if (result.deleted.some(Boolean)) context.written(namespace);
   return result.deleted[0] === true;
 }
 

@@ -53,6 +53,7 @@ export type ConformanceGroup =
   | "purge"
   | "exportImport"
   | "supersession"
+  | "history"
   | "close"
   | "hostileInputs"
   | "concurrency"
