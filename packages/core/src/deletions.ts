@@ -1,4 +1,5 @@
 import {
+  assertNotVersionKey,
   type DeleteFilter,
   type DeleteReport,
   type DeleteWhere,
@@ -81,6 +82,9 @@ export async function markSuperseded(
   const old = validateKey(oldKey);
   const newer = validateKey(newKey);
   assertNotSelfSupersession(old, newer);
+  // Versions belong to their key's history: only store makes and replaces them.
+  assertNotVersionKey(old, "oldKey");
+  assertNotVersionKey(newer, "newKey");
   const result = await context.driver.write({
     upserts: [],
     supersessions: [{ namespace, key: old, supersededBy: newer }],
