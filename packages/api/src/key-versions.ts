@@ -33,7 +33,8 @@ export function parseVersionKey(key: string): { key: string; slot: number } | un
   const match = VERSION_KEY.exec(key);
   if (!match) return undefined;
   const slot = Number(match[2]);
-  if (slot > HISTORY_VERSIONS_MAX) return undefined;
+  // A blank key has no versions (it is not a valid key), so "  ::history:1" is an ordinary key.
+  if (slot > HISTORY_VERSIONS_MAX || match[1]!.trim() === "") return undefined;
   return { key: match[1]!, slot };
 }
 
