@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createOpenAIChatModel } from "@memory/embeddings/openai";
 import { ChatServer } from "@memory/testkit";
