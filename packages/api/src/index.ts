@@ -47,7 +47,6 @@ export type {
   BackendContext,
   BackendDoctorHints,
   BackendModule,
-  IgnoredSettings,
   StoreDescription,
 } from "./types/backend-module.js";
 export type {
@@ -106,6 +105,7 @@ export type {
   ScanPage,
   ScanRequest,
   Supersession,
+  UnhonouredSettings,
   WriteBatch,
   WriteResult,
 } from "./types/memory-driver.js";

@@ -44,10 +44,6 @@ export {
   createMemory,
 } from "./config/create-memory.js";
 export {
-  configuredIgnoredSettingWarnings,
-  ignoredSettingWarnings,
-} from "./config/ignored-settings.js";
-export {
   defaultConfig,
   type LoadConfigOptions,
   type LoadedConfig,
@@ -66,6 +62,10 @@ export {
   resolveConfiguredProvider,
 } from "./config/open-configured-memory.js";
 export {
+  configuredUnhonouredSettingWarnings,
+  unhonouredSettingWarnings,
+} from "./config/unhonoured-settings.js";
+export {
   CONFLICT_CANDIDATES,
   type ConflictSettings,
   checkConflicts,
@@ -77,6 +77,7 @@ export {
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
 export { planDeletion } from "./delete-plan.js";
+export { assertCompleteDriver, InvalidDriverError } from "./driver-check.js";
 export {
   EmbeddingWorker,
   type EmbeddingWorkerOptions,
@@ -86,6 +87,8 @@ export {
 export { EXPORT_PAGE, LIST_LIMIT_MAX, TOP_CORE_DEFAULT, validateOffset } from "./entry-reads.js";
 export {
   FACADE_DEFAULTS,
+  type FacadeOptionSource,
+  facadeOptionsFrom,
   type MemoryFacadeOptions,
   type ResolvedFacadeOptions,
   resolveFacadeOptions,
@@ -182,3 +185,4 @@ export {
   writeSnapshotText,
 } from "./snapshot/snapshot-chunks.js";
 export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
+export { embedChecked } from "./vector-state.js";

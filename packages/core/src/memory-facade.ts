@@ -26,6 +26,7 @@ import {
   type StoreInput,
 } from "@memory/api";
 import * as deletions from "./deletions.js";
+import { assertCompleteDriver } from "./driver-check.js";
 import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
 import { EmbeddingWorker } from "./embedding-worker.js";
 import * as reads from "./entry-reads.js";
@@ -59,7 +60,9 @@ export class MemoryFacade implements Memory {
   #opening: Promise<FacadeContext> | undefined;
   #closed = false;
 
+  /** @throws InvalidDriverError when `driver` lacks a required member (checked once, here). */
   constructor(driver: MemoryDriver, options: MemoryFacadeOptions = {}) {
+    assertCompleteDriver(driver);
     this.#driver = driver;
     this.#options = resolveFacadeOptions(options);
   }

@@ -13,7 +13,7 @@ import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
 import { planVersion } from "./key-history.js";
 import { RecallEngine } from "./recall/recall-engine.js";
-import { embedDocuments, givenVector, vectorUnavailable } from "./vector-state.js";
+import { embedDocuments, givenVector, vectorsWritable, vectorUnavailable } from "./vector-state.js";
 
 /**
  * `store`, conflict detection included, as one unit of work: the document is embedded once, the
@@ -42,7 +42,8 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   // Deferred embedding skips the provider at store time, unless the conflict check needs the
   // vector now anyway (then computing it once here is cheaper than again in the worker).
   const inline = !context.defers || checked;
-  let vector: ArrayLike<number> | undefined = given;
+  let vector: ArrayLike<number> | undefined =
+    given && (await vectorsWritable(context)) ? given : undefined;
   if (!vector && inline) [vector] = await embedDocuments(context, [normalized.content]);
   context.assertOpen();
   const planned: Supersession[] = [];

@@ -124,13 +124,12 @@ function refusalOf(error: unknown, id: string): { code: string; message: string 
 }
 
 /**
- * Whether a vector may be written: with a provider, only in its vector space (a store whose
- * vectors came from another model writes none until reindex); without one (vectors given by the
- * caller), only of the size already stored, the first one fixing it.
+ * Whether a vector may be written. With a provider, the facade sends vectors only in its vector
+ * space, whose size the store recorded when it adopted the provider. Without one (vectors given
+ * by the caller), only of the size already stored, the first one fixing it.
  */
 function vectorAllowed(opened: Opened, vector: ArrayLike<number>): boolean {
-  const { embedder } = opened;
-  if (embedder.provider) return embedder.usable;
+  if (opened.provider) return true;
   const stored = opened.statements
     .get("SELECT value FROM meta WHERE key = 'embedding_dims'")
     .get() as { value: string } | undefined;

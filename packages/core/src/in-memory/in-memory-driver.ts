@@ -16,6 +16,7 @@ import {
   type RecallStages,
   type ScanPage,
   type ScanRequest,
+  type UnhonouredSettings,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
@@ -42,7 +43,7 @@ function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
  */
 export class InMemoryDriver implements MemoryDriver {
   readonly name = "memory";
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings: UnhonouredSettings = {};
   readonly capabilities: Capabilities = {
     keywordSearch: true,
     vectorSearch: true,

@@ -56,13 +56,14 @@ export class SqliteRecallStages implements RecallStages {
     return { hits: rows.map(toIndexedEntry), statistics };
   }
 
+  /** Only the store's own problem: the provider and fingerprint rules are the facade's. */
   vectorAvailability(): VectorAvailability {
-    const { embedder } = this.#opened();
-    return embedder.usable ? { usable: true } : { usable: false, reason: embedder.reason ?? "" };
+    const { problem } = this.#opened().space;
+    return problem === undefined ? { usable: true } : { usable: false, reason: problem };
   }
 
   embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    return this.#opened().embedder.embedQuery(query, signal);
+    return this.#opened().queries.embed(query, signal);
   }
 
   /**
