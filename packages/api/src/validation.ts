@@ -8,6 +8,7 @@ import {
   optional,
   utf8Length,
 } from "./field-checks.js";
+import { parseVersionKey } from "./key-versions.js";
 import { normalizeTimestamp } from "./timestamps.js";
 import {
   type Category,
@@ -57,6 +58,13 @@ export function isBuiltInCategory(category: string): boolean {
  * no lone surrogates. Returns it unchanged: keys are compared exactly.
  */
 export function validateKey(key: unknown, field = "key"): string {
+  // A kept version's key is the key it versions plus a short suffix (key-versions.ts): the
+  // limits apply to that key, so the version of a 1,024-character key stays reachable.
+  const version = typeof key === "string" ? parseVersionKey(key) : undefined;
+  if (version) {
+    validateKey(version.key, field);
+    return key as string;
+  }
   // Control characters other than NUL stay allowed in keys, as they always were: refusing them
   // now would make stored entries unreachable by get and forget. The HTTP body forms carry them.
   const text = checkText(field, key, MAX_KEY_LENGTH);

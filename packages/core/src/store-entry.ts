@@ -1,4 +1,5 @@
 import {
+  assertNotVersionKey,
   type ConflictDecision,
   type EntryRecord,
   type MemoryEntry,
@@ -10,6 +11,7 @@ import {
 import { checkConflicts, conflictCheckApplies, withConflict } from "./conflicts/check-conflicts.js";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
+import { planVersion } from "./key-history.js";
 import { RecallEngine } from "./recall/recall-engine.js";
 import { embedDocuments, givenVector, vectorsWritable, vectorUnavailable } from "./vector-state.js";
 
@@ -22,6 +24,7 @@ import { embedDocuments, givenVector, vectorsWritable, vectorUnavailable } from 
 export async function storeEntry(context: FacadeContext, input: StoreInput): Promise<MemoryEntry> {
   const { options, driver } = context;
   const normalized = normalizeStoreInput(input);
+  assertNotVersionKey(normalized.key);
   const given = givenVector(context, normalized.embedding);
   const now = nowIso();
   const record: EntryRecord = {
@@ -47,11 +50,12 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   const decision = checked
     ? await findConflicts(context, record as MemoryEntry, vector, planned)
     : undefined;
+  const version = await planVersion(context, record);
   context.assertOpen();
   const result = await driver.write({
-    upserts: [{ entry: record, ...(vector ? { vector } : {}) }],
+    upserts: [{ entry: record, ...(vector ? { vector } : {}) }, ...version.upserts],
     supersessions: planned,
-    deletes: [],
+    deletes: version.deletes,
     ...(options.embedder ? { vectorFingerprint: options.embedder.fingerprint } : {}),
   });
   context.written(record.namespace);

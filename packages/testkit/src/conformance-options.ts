@@ -116,6 +116,7 @@ export type ConformanceGroup =
   | "purge"
   | "exportImport"
   | "supersession"
+  | "history"
   | "close"
   | "hostileInputs"
   | "concurrency"

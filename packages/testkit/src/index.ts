@@ -28,6 +28,7 @@ export { degradedRecallGroup } from "./groups/degraded-recall.js";
 export { earlyReturnGroup } from "./groups/early-return.js";
 export { exportImportGroup } from "./groups/export-import.js";
 export { filtersGroup } from "./groups/filters.js";
+export { historyGroup } from "./groups/history.js";
 export { hostileInputsGroup } from "./groups/hostile-inputs.js";
 export { keywordRecallGroup } from "./groups/keyword-recall.js";
 export { leasesGroup } from "./groups/leases.js";

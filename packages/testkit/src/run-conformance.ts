@@ -22,6 +22,7 @@ import { degradedRecallGroup } from "./groups/degraded-recall.js";
 import { earlyReturnGroup } from "./groups/early-return.js";
 import { exportImportGroup } from "./groups/export-import.js";
 import { filtersGroup } from "./groups/filters.js";
+import { historyGroup } from "./groups/history.js";
 import { hostileInputsGroup } from "./groups/hostile-inputs.js";
 import { keywordRecallGroup } from "./groups/keyword-recall.js";
 import { leasesGroup } from "./groups/leases.js";
@@ -45,6 +46,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   purge: purgeGroup,
   exportImport: exportImportGroup,
   supersession: supersessionGroup,
+  history: historyGroup,
   close: closeGroup,
   hostileInputs: hostileInputsGroup,
   concurrency: concurrencyGroup,

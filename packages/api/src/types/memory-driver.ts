@@ -54,9 +54,12 @@ export interface EntryUpsert {
   vector?: ArrayLike<number>;
 }
 
-/** Marks `key` superseded by `supersededBy` (only if `key` exists). */
+/**
+ * Marks `key` superseded by `supersededBy` (only if `key` exists); `null` clears the mark, making
+ * the entry current again (`unsupersede`).
+ */
 export interface Supersession extends EntryKey {
-  supersededBy: string;
+  supersededBy: string | null;
 }
 
 /**

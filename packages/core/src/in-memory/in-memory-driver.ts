@@ -130,7 +130,9 @@ export class InMemoryDriver implements MemoryDriver {
       this.store.fingerprint ??= batch.vectorFingerprint;
     for (const supersession of batch.supersessions) {
       const row = rows.get(InMemoryStore.id(supersession.namespace, supersession.key));
-      if (row) row.entry.supersededBy = supersession.supersededBy;
+      const { supersededBy } = supersession;
+      if (row && supersededBy === null) delete row.entry.supersededBy;
+      else if (row && supersededBy !== null) row.entry.supersededBy = supersededBy;
       result.superseded.push(row !== undefined);
     }
     for (const { namespace, key } of batch.deletes)

@@ -27,6 +27,7 @@ import { rememberCommand } from "./remember.js";
 import { serveCommand } from "./serve.js";
 import { snapshotCommand } from "./snapshot.js";
 import { storeCommand } from "./store.js";
+import { historyCommand, supersedeCommand, unsupersedeCommand } from "./supersede.js";
 import { workerCommand } from "./worker.js";
 
 /** Every command of `memory`, in the order `memory --help` lists them; one file each. */
@@ -38,6 +39,9 @@ export const COMMANDS: readonly CommandRegistration[] = [
   getCommand,
   listCommand,
   forgetCommand,
+  supersedeCommand,
+  unsupersedeCommand,
+  historyCommand,
   purgeCommand,
   countCommand,
   exportCommand,
