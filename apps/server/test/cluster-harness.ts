@@ -18,14 +18,26 @@ export interface ClusterServer {
   cleanup(): void;
 }
 
-export async function startClusterServer(workers: number, memoryToml = ""): Promise<ClusterServer> {
+/**
+ * `memoryToml` adds `[memory]` lines; `postgres` serves one PostgreSQL schema (a pool per
+ * worker) instead of the SQLite file.
+ */
+export async function startClusterServer(
+  workers: number,
+  memoryToml = "",
+  postgres?: { url: string; schema: string },
+): Promise<ClusterServer> {
   requireServerBuilt();
-  requireSqliteBuilt();
+  if (!postgres) requireSqliteBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), "memory-workers-"));
   const config = path.join(dir, "memory.toml");
+  const backend = postgres ? "postgres" : "sqlite";
+  const table = postgres
+    ? `\n[postgres]\nurl = "${postgres.url}"\nschema = "${postgres.schema}"\n`
+    : "";
   writeFileSync(
     config,
-    `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "noop"\n${memoryToml}`,
+    `[memory]\nbackend = "${backend}"\ndata_dir = "."\nembedding_provider = "noop"\n${memoryToml}${table}`,
   );
   const child = spawn(
     process.execPath,

@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   type ClusterServer,
   oneShot,
@@ -21,30 +23,67 @@ afterEach(async () => {
 
 type Entry = { entry: { key: string; content: string } };
 
+const POSTGRES_URL =
+  process.env.MEMORY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/memory_test";
+const schemas: string[] = [];
+afterAll(async () => {
+  if (schemas.length === 0) return;
+  // pg is a dependency of @memory/postgres, not of the server: resolve it from there.
+  const require = createRequire(import.meta.resolve("@memory/postgres"));
+  const pg = require("pg") as {
+    Client: new (options: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(text: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    for (const schema of schemas.splice(0))
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+});
+
+/**
+ * Writes through one worker, then reads (get and recall) through another, until both directions
+ * were seen. Each request on its own connection, so the round-robin moves on.
+ */
+async function expectCrossWorkerReads(url: string): Promise<void> {
+  const crossed = new Set<string>();
+  for (let i = 0; i < 200 && crossed.size < 2; i++) {
+    const content = `cross-worker note ${i} about sailing`;
+    const stored = await oneShot(`${url}/v1/memories`, "POST", { key: `note-${i}`, content });
+    expect(stored.status).toBe(200);
+    const read = await oneShot(`${url}/v1/memories/note-${i}`, "GET");
+    expect(read.status).toBe(200);
+    expect((JSON.parse(read.body) as Entry).entry.content).toBe(content);
+    const recalled = await oneShot(`${url}/v1/recall`, "POST", { query: `note ${i} sailing` });
+    expect(recalled.status).toBe(200);
+    expect(recalled.body).toContain(content);
+    if (stored.worker !== read.worker) crossed.add(`${stored.worker}->${read.worker}`);
+  }
+  expect(crossed).toEqual(new Set(["1->2", "2->1"]));
+}
+
+describe("serve with two workers on one PostgreSQL schema (a pool each)", () => {
+  it("reads at once, through either worker, what the other worker acknowledged", async () => {
+    const schema = `t_workers_${randomBytes(5).toString("hex")}`;
+    schemas.push(schema);
+    server = await startClusterServer(2, "", { url: POSTGRES_URL, schema });
+    await expectCrossWorkerReads(server.url);
+  });
+});
+
 describe("serve with two workers on one SQLite file", () => {
   it("reads at once, through either worker, what the other worker acknowledged", async () => {
     server = await startClusterServer(2);
-    const { url } = server;
     expect(server.stdout.text).toContain("workers:      2 processes");
-    // Write through one worker, read through another: each request on its own connection, so
-    // the round-robin moves on; stop once both directions were seen.
-    const crossed = new Set<string>();
-    for (let i = 0; i < 200 && crossed.size < 2; i++) {
-      const content = `cross-worker note ${i} about sailing`;
-      const stored = await oneShot(`${url}/v1/memories`, "POST", { key: `note-${i}`, content });
-      expect(stored.status).toBe(200);
-      const read = await oneShot(`${url}/v1/memories/note-${i}`, "GET");
-      expect(read.status).toBe(200);
-      expect((JSON.parse(read.body) as Entry).entry.content).toBe(content);
-      const recalled = await oneShot(`${url}/v1/recall`, "POST", { query: `note ${i} sailing` });
-      expect(recalled.status).toBe(200);
-      expect(recalled.body).toContain(content);
-      expect([stored.worker, read.worker, recalled.worker].every((id) => /^\d+$/.test(id!))).toBe(
-        true,
-      );
-      if (stored.worker !== read.worker) crossed.add(`${stored.worker}->${read.worker}`);
-    }
-    expect(crossed.size).toBe(2);
+    await expectCrossWorkerReads(server.url);
   });
 
   it("runs each maintenance job once across the workers (the lease job:<name>)", async () => {
