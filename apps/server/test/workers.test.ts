@@ -1,7 +1,10 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { mainEntry } from "./backends.js";
 import {
   type ClusterServer,
   oneShot,
@@ -184,5 +187,36 @@ describe("serve with two workers on one SQLite file", () => {
       expect(got.structuredContent).toMatchObject({ found: true });
     }
     expect(new Set(answeredBy)).toEqual(new Set(["1", "2"]));
+  });
+});
+
+describe("serve with one worker, or a store that cannot be shared", () => {
+  it("serves in this process with --workers 1: no cluster, no worker header", async () => {
+    server = await startClusterServer(1);
+    expect(server.stdout.text).toContain("workers:      1 (in this process)");
+    const health = await oneShot(`${server.url}/healthz`, "GET");
+    expect(health.status).toBe(200);
+    expect(health.worker).toBeUndefined();
+    expect(await server.stop()).toBe(0);
+  });
+
+  it("refuses --workers 2 on a backend that keeps its data in one process", async () => {
+    const child = spawn(
+      process.execPath,
+      [mainEntry, "--port", "0", "--workers", "2", "--allow-unauthenticated-loopback"],
+      {
+        cwd: tmpdir(),
+        env: { PATH: process.env.PATH ?? "", MEMORY_BACKEND: "none" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("error: Cannot serve with 2 workers: the none backend");
+    expect(stderr).toContain("Use --workers 1");
   });
 });
