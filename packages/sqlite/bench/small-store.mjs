@@ -105,18 +105,32 @@ async function measure(corpus) {
     const recallOptions = { namespace, mode: "bm25", limit: 10, minScore: 0 };
     const recallTimes = [];
     const bareTimes = [];
+    // CPU time of the process as well (user + system, getrusage): on a loaded machine a query
+    // waiting for a core inflates wall time, not CPU time.
+    const recallCpu = [];
+    const bareCpu = [];
+    const cpuMs = (since) => {
+      const used = process.cpuUsage(since);
+      return (used.user + used.system) / 1000;
+    };
     // Round 0 warms the JIT, the statement caches and the page cache; it is not counted.
     for (let round = 0; round <= rounds; round++) {
       for (const { text, match } of queries) {
+        let cpu = process.cpuUsage();
         let start = performance.now();
         await memory.recall(text, recallOptions);
         const recallMs = performance.now() - start;
+        const recallCpuMs = cpuMs(cpu);
+        cpu = process.cpuUsage();
         start = performance.now();
         bare.all(match, namespace);
         const bareMs = performance.now() - start;
+        const bareCpuMs = cpuMs(cpu);
         if (round > 0) {
           recallTimes.push(recallMs);
           bareTimes.push(bareMs);
+          recallCpu.push(recallCpuMs);
+          bareCpu.push(bareCpuMs);
         }
       }
     }
@@ -132,6 +146,9 @@ async function measure(corpus) {
       bareP95: percentile(bareTimes, 95),
     };
     result.ratioP50 = result.recallP50 / result.bareP50;
+    result.recallCpuMean = recallCpu.reduce((a, b) => a + b, 0) / recallCpu.length;
+    result.bareCpuMean = bareCpu.reduce((a, b) => a + b, 0) / bareCpu.length;
+    result.cpuRatio = result.recallCpuMean / result.bareCpuMean;
     console.log(JSON.stringify(result));
   } finally {
     await memory.close();
