@@ -110,6 +110,12 @@ export {
   type InMemoryRow,
   type InMemoryStagesOptions,
 } from "./recall/in-memory-stages.js";
+export {
+  type CachedStatistics,
+  cachedStatistics,
+  KeywordStatisticsCache,
+  STATISTICS_CACHE_MAX_TERMS,
+} from "./recall/keyword-statistics-cache.js";
 export { RecallEngine, type RecallEngineOptions } from "./recall/recall-engine.js";
 export { compareKeys, type ScoredCandidate } from "./recall/recall-results.js";
 export {
