@@ -1,7 +1,8 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // lease-child: the script the multiProcessLeases group runs in child processes.
+  entry: ["src/index.ts", "src/lease-child.ts"],
   format: "esm",
   dts: true,
   platform: "node",

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { request } from "node:http";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, Workspace } from "./helpers/run-memory.js";
@@ -28,6 +29,37 @@ describe("memory serve and memory mcp (delegating to @memory/server)", () => {
       const response = await fetch(`${url}/v1/memories/lang`);
       expect(response.status).toBe(200);
       expect(JSON.stringify(await response.json())).toContain("The user prefers TypeScript");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it("serves with --workers 2: both worker processes answer, and SIGTERM drains both", async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, "serve", "--port", "0", "--workers", "2", "--allow-unauthenticated-loopback", "--json"],
+      { cwd: ws.dir, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const { url, workers } = JSON.parse(line) as { url: string; workers: number };
+      expect(workers).toBe(2);
+      // A new connection per request: the cluster hands out connections round-robin.
+      const workerOf = () =>
+        new Promise<string>((resolve, reject) => {
+          request(`${url}/v1/memories/lang`, { agent: false }, (response) => {
+            response.resume();
+            expect(response.statusCode).toBe(200);
+            resolve(String(response.headers["x-memory-worker"]));
+          })
+            .on("error", reject)
+            .end();
+        });
+      const seen = new Set<string>();
+      for (let i = 0; i < 50 && seen.size < 2; i++) seen.add(await workerOf());
+      expect(seen).toEqual(new Set(["1", "2"]));
     } finally {
       child.kill("SIGTERM");
     }

@@ -48,6 +48,11 @@ export interface HttpAppOptions {
   chatModel?: ChatModel | null;
   /** `conflict_threshold` (consolidate) and `remember_retries` (remember) from memory.toml. */
   turnSettings?: RouteContext["turnSettings"];
+  /**
+   * Sent as the `x-memory-worker` header of every response when set (the cluster worker's id),
+   * so an operator or a test can tell which worker process answered.
+   */
+  workerId?: string;
 }
 
 type AppEnv = { Variables: { access: Access } };
@@ -170,6 +175,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
       );
     }
     if (options.isShuttingDown?.()) c.res.headers.set("connection", "close");
+    if (options.workerId !== undefined) c.res.headers.set("x-memory-worker", options.workerId);
     if (options.accessLog) {
       const access = c.get("access");
       logger.info(

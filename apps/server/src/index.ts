@@ -9,6 +9,7 @@ export { type McpStdioHandle, type RunMcpStdioOptions, runMcpStdio } from "./mcp
 export { type OpenedMemory, type OpenMemoryOptions, openMemory } from "./open-memory.js";
 export { buildOpenApiDocument } from "./openapi.js";
 export { routes } from "./routes/index.js";
+export { type ServeHandle, type ServeOptions, serve } from "./serve.js";
 export {
   assertSafeAuth,
   isLoopbackHost,

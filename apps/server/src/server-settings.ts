@@ -34,6 +34,11 @@ export const serverSettingsSchema = z
     mcp: z.boolean().default(true),
     /** One line per request on stderr (method, path, status, time; never headers). */
     access_log: z.boolean().default(false),
+    /**
+     * Worker processes of `memory serve` / the server's main (`node:cluster`, one shared port);
+     * 1 serves in-process. Default: the number of cores (`os.availableParallelism()`).
+     */
+    workers: z.number().int().min(1).max(256).optional(),
   })
   .strict();
 
@@ -68,6 +73,8 @@ export interface ServerSettings {
   embeddingProbeTimeoutMs: number;
   mcp: boolean;
   accessLog: boolean;
+  /** Worker processes; undefined = not configured (the entry point picks the number of cores). */
+  workers: number | undefined;
 }
 
 /** Programmatic overrides; they win over the environment and the file. */
@@ -82,6 +89,7 @@ export interface ServerSettingsOverrides {
   embeddingProbeTimeoutMs?: number;
   mcp?: boolean;
   accessLog?: boolean;
+  workers?: number;
 }
 
 export const MIN_TOKEN_LENGTH = 16;
@@ -124,6 +132,14 @@ function envInteger(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) {
     throw new ConfigError(`${name} must be a non-negative integer (got "${raw}").`);
+  }
+  return value;
+}
+
+function envWorkers(raw: string): number {
+  const value = envInteger("MEMORY_SERVER_WORKERS", raw);
+  if (value < 1 || value > 256) {
+    throw new ConfigError(`MEMORY_SERVER_WORKERS must be from 1 to 256 (got "${raw}").`);
   }
   return value;
 }
@@ -217,6 +233,7 @@ export function resolveServerSettings(
     embeddingProbeTimeoutMs: table.embedding_probe_timeout_ms,
     mcp: table.mcp,
     accessLog: table.access_log,
+    workers: env.MEMORY_SERVER_WORKERS ? envWorkers(env.MEMORY_SERVER_WORKERS) : table.workers,
   };
   for (const key of [
     "host",
@@ -228,6 +245,7 @@ export function resolveServerSettings(
     "embeddingProbeTimeoutMs",
     "mcp",
     "accessLog",
+    "workers",
   ] as const) {
     const value = overrides[key];
     if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;

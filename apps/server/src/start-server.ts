@@ -45,6 +45,11 @@ export interface StartServerOptions extends ServerSettingsOverrides {
    * resolved once here; null: none.
    */
   chatModel?: ChatModel | null;
+  /**
+   * This process's worker id when it is one of several (`serve` with workers > 1): sent as the
+   * `x-memory-worker` response header and named in the job-tick log lines.
+   */
+  workerId?: string;
 }
 
 export interface ServerHandle {
@@ -148,6 +153,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       conflictThreshold: config.memory.conflict_threshold,
       rememberRetries: config.memory.remember_retries,
     },
+    ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
@@ -164,9 +170,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     const overrides = jobs === true ? {} : jobs;
     const scheduled = overrides.jobs ?? configuredJobs(config, { chatModel });
     if (scheduled.length > 0) {
+      const workerId = options.workerId;
+      let ticks = 0;
       scheduler = new JobScheduler({
         logger,
         drainTimeoutMs: settings.shutdownTimeoutMs,
+        // Workers share the jobs through their leases; this line says which worker ran what:
+        // the first tick always, later ones only when a job was due (not every idle minute).
+        ...(workerId !== undefined
+          ? {
+              onTick: (outcomes: Record<string, string>) => {
+                const values = Object.values(outcomes);
+                if (ticks++ > 0 && values.every((outcome) => outcome === "not-due")) return;
+                logger.info(
+                  `worker ${workerId}: jobs tick: ${Object.entries(outcomes)
+                    .map(([name, outcome]) => `${name}=${outcome}`)
+                    .join(", ")}`,
+                );
+              },
+            }
+          : {}),
         ...overrides,
         memory: served,
         jobs: scheduled,

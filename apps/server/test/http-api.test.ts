@@ -175,7 +175,11 @@ describe("HTTP API", () => {
     const superseded = await server.call("POST", "/v1/supersede", {
       body: { oldKey: "old", newKey: "new" },
     });
-    expect(superseded.body).toEqual({ superseded: true });
+    expect(superseded.body).toMatchObject({
+      superseded: true,
+      entry: { key: "old", supersededBy: "new" },
+      replacedBy: { key: "new" },
+    });
     expect((await server.call("GET", "/v1/count")).body.count).toBe(1);
     expect((await server.call("GET", "/v1/count?includeSuperseded=true")).body.count).toBe(2);
     const old = await server.call("GET", "/v1/memories/old");

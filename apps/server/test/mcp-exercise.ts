@@ -8,9 +8,12 @@ const TOOLS = [
   "memory_context",
   "memory_forget",
   "memory_get",
+  "memory_history",
   "memory_list",
   "memory_recall",
   "memory_store",
+  "memory_supersede",
+  "memory_unsupersede",
 ];
 
 /**
@@ -49,6 +52,13 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
     { message: "x".repeat(100_001) },
   ],
   memory_remember: [{ message: "I prefer dark themes", namspace: "other" }, {}],
+  memory_supersede: [
+    { oldKey: "user_editor", newKey: "today", namspace: "other" },
+    {},
+    { oldKey: "user_editor", newKey: "user_editor" },
+  ],
+  memory_unsupersede: [{ key: "user_editor", namspace: "other" }, {}, { key: "x::history:1" }],
+  memory_history: [{ key: "user_editor", namspace: "other" }, {}, { key: "x::history:1" }],
 };
 
 /**
@@ -162,6 +172,27 @@ export async function exerciseTools(client: Client, options: { remember: boolean
   expect(forgot.structuredContent).toEqual({ deleted: true });
   const again = await client.callTool({ name: "memory_forget", arguments: { key: "today" } });
   expect(again.structuredContent).toEqual({ deleted: false });
+
+  // Repair and history: the versions a same-key store keeps, a supersession and its undoing.
+  for (const content of ["The user drinks green tea", "The user drinks black tea"])
+    await client.callTool({ name: "memory_store", arguments: { key: "tea", content } });
+  const history = await client.callTool({ name: "memory_history", arguments: { key: "tea" } });
+  expect(
+    ((history.structuredContent as Structured).versions as Structured[]).map((v) => v.key),
+  ).toEqual(["tea", "tea::history:1"]);
+  expect(textOf(history)).toMatch(/\(current\) .*black tea\n.*\(earlier\) .*green tea$/);
+  const superseded = await client.callTool({
+    name: "memory_supersede",
+    arguments: { oldKey: "tea", newKey: "user_editor" },
+  });
+  expect(superseded.structuredContent).toMatchObject({
+    superseded: true,
+    entry: { key: "tea", supersededBy: "user_editor" },
+  });
+  const restored = await client.callTool({ name: "memory_unsupersede", arguments: { key: "tea" } });
+  expect(restored.isError).toBeFalsy();
+  expect(textOf(restored)).toContain('"tea" is current again');
+  await client.callTool({ name: "memory_forget", arguments: { key: "tea" } });
 
   const count = async () =>
     (

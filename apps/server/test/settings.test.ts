@@ -32,6 +32,27 @@ describe("server settings", () => {
     });
   });
 
+  it("reads the worker count from [server].workers, MEMORY_SERVER_WORKERS, then --workers", () => {
+    expect(resolveServerSettings(undefined, {}).workers).toBeUndefined();
+    expect(resolveServerSettings(config({ workers: 3 }), {}).workers).toBe(3);
+    expect(
+      resolveServerSettings(config({ workers: 3 }), { MEMORY_SERVER_WORKERS: "4" }).workers,
+    ).toBe(4);
+    expect(
+      resolveServerSettings(config({ workers: 3 }), { MEMORY_SERVER_WORKERS: "4" }, { workers: 1 })
+        .workers,
+    ).toBe(1);
+    expect(() => resolveServerSettings(config({ workers: 0 }), {})).toThrow(
+      /\[server\]\.workers: /,
+    );
+    expect(() => resolveServerSettings(undefined, { MEMORY_SERVER_WORKERS: "0" })).toThrow(
+      'MEMORY_SERVER_WORKERS must be from 1 to 256 (got "0").',
+    );
+    expect(() => resolveServerSettings(config({ server_workers: 2 }), {})).toThrow(
+      "unknown key(s) [server].server_workers",
+    );
+  });
+
   it("reads [server] and lets the environment, then overrides, win", () => {
     const settings = resolveServerSettings(
       config({ host: "::1", port: 9000, max_body_bytes: 10 }),

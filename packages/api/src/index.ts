@@ -22,6 +22,16 @@ export {
 } from "./errors.js";
 export { importStoppedError } from "./import-stopped.js";
 export {
+  assertNotVersionKey,
+  HISTORY_VERSIONS_DEFAULT,
+  HISTORY_VERSIONS_MAX,
+  isVersionKey,
+  parseVersionKey,
+  VERSION_KEY_MARKER,
+  versionKey,
+  versionKeys,
+} from "./key-versions.js";
+export {
   leaseFromRow,
   MAX_JOB_STATE_LENGTH,
   MAX_LEASE_NAME_LENGTH,
@@ -37,7 +47,6 @@ export type {
   BackendContext,
   BackendDoctorHints,
   BackendModule,
-  IgnoredSettings,
   StoreDescription,
 } from "./types/backend-module.js";
 export type {
@@ -97,6 +106,7 @@ export type {
   ScanPage,
   ScanRequest,
   Supersession,
+  UnhonouredSettings,
   WriteBatch,
   WriteResult,
 } from "./types/memory-driver.js";

@@ -1,5 +1,16 @@
 import { InvalidInputError } from "./errors.js";
 import {
+  checkIdentifier,
+  checkText,
+  checkWellFormed,
+  describe,
+  nullField,
+  optional,
+  utf8Length,
+} from "./field-checks.js";
+import { parseVersionKey } from "./key-versions.js";
+import { normalizeTimestamp } from "./timestamps.js";
+import {
   type Category,
   DEFAULT_NAMESPACE,
   type EntryFilter,
@@ -8,7 +19,10 @@ import {
 } from "./types/memory-entry.js";
 
 // The input policy (docs/input-rules.md) lives here, once, so every backend and every channel
-// (library, HTTP, MCP, CLI, import) refuses and normalizes exactly the same inputs.
+// (library, HTTP, MCP, CLI, import) refuses and normalizes exactly the same inputs. The shared
+// text checks are in field-checks.ts, the timestamp grammar in timestamps.ts.
+
+export { normalizeTimestamp, nowIso } from "./timestamps.js";
 
 /** Largest accepted content, in UTF-16 code units (about 4 MiB of ASCII). */
 export const MAX_CONTENT_LENGTH = 4 * 1024 * 1024;
@@ -32,10 +46,6 @@ export const CUSTOM_CATEGORY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** @deprecated Categories only; namespaces are any text (see {@link validateNamespace}). */
 export const NAME_PATTERN = CUSTOM_CATEGORY_PATTERN;
 
-// C0 controls, DEL and C1 controls: refused in identifiers (keys, namespaces, session ids),
-// where they break one-line logs, snapshot headings and terminal output. Content keeps them.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-
 const BUILT_IN = new Set(["core", "daily", "conversation"]);
 
 /** True for `core`, `daily` and `conversation`. */
@@ -43,78 +53,18 @@ export function isBuiltInCategory(category: string): boolean {
   return BUILT_IN.has(category);
 }
 
-function describe(value: unknown): string {
-  return value === null ? "null" : typeof value;
-}
-
-/** A field given as JSON `null`: refused everywhere, so HTTP, MCP and import agree. */
-function nullField(field: string): InvalidInputError {
-  return new InvalidInputError(
-    `${field} is null; leave the field out to use its default, or give a value.`,
-  );
-}
-
-/**
- * The checks every text input shares: a string, not blank, within `maxLength` UTF-16 code
- * units, no NUL, no lone surrogate (it has no UTF-8 encoding, so no backend could store it
- * byte-for-byte).
- */
-function checkText(field: string, value: unknown, maxLength: number): string {
-  if (value === null) throw nullField(field);
-  if (typeof value !== "string") {
-    throw new InvalidInputError(`${field} must be a string, got ${describe(value)}.`);
-  }
-  if (value.length === 0 || value.trim().length === 0) {
-    throw new InvalidInputError(`${field} is empty: pass at least one non-space character.`);
-  }
-  if (value.length > maxLength) {
-    throw new InvalidInputError(
-      `${field} is ${value.length} characters long; the limit is ${maxLength}. ${field === "content" ? "Split it into several entries." : "Use a shorter one."}`,
-    );
-  }
-  if (value.includes("\u0000")) {
-    throw new InvalidInputError(`${field} contains a NUL character (\\u0000); remove it.`);
-  }
-  checkWellFormed(field, value);
-  return value;
-}
-
-function checkWellFormed(field: string, value: string): void {
-  if (!value.isWellFormed()) {
-    throw new InvalidInputError(
-      `${field} contains a lone UTF-16 surrogate and cannot be stored as UTF-8; fix the text encoding (String.prototype.toWellFormed).`,
-    );
-  }
-}
-
-/** `checkText` plus: no control characters (identifiers only). */
-function checkIdentifier(field: string, value: unknown, maxLength: number): string {
-  const text = checkText(field, value, maxLength);
-  const control = CONTROL_CHARACTER.exec(text);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).padStart(4, "0");
-    throw new InvalidInputError(
-      `${field} contains the control character \\u${code} at position ${control.index}; remove it (tabs and line breaks are not allowed in a ${field} either).`,
-    );
-  }
-  return text;
-}
-
-/** UTF-8 length of a well-formed string (no `Buffer`: the contract runs outside Node too). */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-  }
-  return bytes;
-}
-
 /**
  * Validates a key: 1 to 1,024 characters (and at most 1,536 UTF-8 bytes), not blank, no NUL,
  * no lone surrogates. Returns it unchanged: keys are compared exactly.
  */
 export function validateKey(key: unknown, field = "key"): string {
+  // A kept version's key is the key it versions plus a short suffix (key-versions.ts): the
+  // limits apply to that key, so the version of a 1,024-character key stays reachable.
+  const version = typeof key === "string" ? parseVersionKey(key) : undefined;
+  if (version) {
+    validateKey(version.key, field);
+    return key as string;
+  }
   // Control characters other than NUL stay allowed in keys, as they always were: refusing them
   // now would make stored entries unreachable by get and forget. The HTTP body forms carry them.
   const text = checkText(field, key, MAX_KEY_LENGTH);
@@ -215,11 +165,6 @@ export function validateEmbedding(embedding: unknown, dimensions?: number): numb
   return embedding;
 }
 
-/** `undefined` (left out) gives `undefined`; anything else, `null` included, is validated. */
-function optional<T>(value: unknown, validate: (value: unknown) => T): T | undefined {
-  return value === undefined ? undefined : validate(value);
-}
-
 /** A store input with every default applied and every field checked. */
 export interface NormalizedStoreInput {
   key: string;
@@ -265,84 +210,6 @@ export function normalizeImportEntry(entry: ImportEntry): NormalizedImportEntry 
     updatedAt: optional(entry.updatedAt, (value) => normalizeTimestamp(value, "updatedAt")),
     supersededBy: optional(entry.supersededBy, (value) => validateKey(value, "supersededBy")),
   };
-}
-
-/** The current time as a fixed-precision UTC ISO-8601 string (string order is time order). */
-export function nowIso(): string {
-  return new Date().toISOString();
-}
-
-// RFC 3339, upper-case only: a full-date, or a date-time with seconds and an offset.
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2}))?$/;
-const STORAGE_FORMAT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Milliseconds since the epoch of an accepted timestamp, or NaN when it is not one. */
-function parseTimestamp(text: string): number {
-  const match = TIMESTAMP.exec(text);
-  if (!match) return Number.NaN;
-  const [, year, month, day, hour = "0", minute = "0", second = "0", fraction = "", zone = "Z"] =
-    match;
-  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  // The fraction is truncated to milliseconds, the storage precision.
-  date.setUTCHours(h, mi, s, Number(fraction.padEnd(3, "0").slice(0, 3)));
-  // Reject what Date would silently roll over (2026-02-30 -> March 2, 25:00 -> next day).
-  if (
-    mo < 1 ||
-    mo > 12 ||
-    date.getUTCDate() !== d ||
-    date.getUTCMonth() !== mo - 1 ||
-    h > 23 ||
-    mi > 59 ||
-    s > 59
-  ) {
-    return Number.NaN;
-  }
-  let offsetMinutes = 0;
-  if (zone !== "Z") {
-    const offsetHours = Number(zone.slice(1, 3));
-    const offsetMins = Number(zone.slice(4, 6));
-    if (offsetHours > 23 || offsetMins > 59) return Number.NaN;
-    offsetMinutes = (zone.startsWith("-") ? -1 : 1) * (offsetHours * 60 + offsetMins);
-  }
-  return date.getTime() - offsetMinutes * 60_000;
-}
-
-/**
- * Parses a timestamp in the one accepted form (docs/input-rules.md), RFC 3339 with upper-case
- * `T` and `Z`: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, or a date alone
- * (`YYYY-MM-DD`, midnight UTC). Returns the fixed storage format `YYYY-MM-DDTHH:mm:ss.sssZ`.
- * Anything else (lower-case `t`/`z`, a space instead of `T`, `+0000`, `+02`, no offset,
- * surrounding spaces, what `Date` would guess at, 2026-02-30) and times outside
- * 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999Z (after conversion to UTC) are an
- * `InvalidInputError` naming `field`.
- */
-export function normalizeTimestamp(value: unknown, field = "timestamp"): string {
-  if (value === null) throw nullField(field);
-  const time = typeof value === "string" ? parseTimestamp(value) : Number.NaN;
-  const iso = Number.isNaN(time) ? "" : new Date(time).toISOString();
-  if (Number.isNaN(time)) {
-    throw new InvalidInputError(
-      `${field} ${JSON.stringify(value)} is not a valid time; use RFC 3339 with an upper-case T and an offset, e.g. 2026-01-31T12:00:00Z or 2026-01-31T14:00:00+02:00, or a date alone (2026-01-31).`,
-    );
-  }
-  // Year 0000 parses in JavaScript but no SQL backend stores it (PostgreSQL has no year 0), and
-  // a five-digit year would break "string order is time order": the range is the same everywhere.
-  if (!STORAGE_FORMAT.test(iso) || iso.startsWith("0000-")) {
-    throw new InvalidInputError(
-      `${field} ${JSON.stringify(value)} is out of range; times go from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.`,
-    );
-  }
-  return iso;
 }
 
 /** A filter with defaults applied and times normalized; identical on every backend. */

@@ -1,4 +1,5 @@
 import {
+  assertNotVersionKey,
   type DeleteFilter,
   type DeleteReport,
   type DeleteWhere,
@@ -10,6 +11,7 @@ import {
   validateSessionId,
 } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
+import { versionsToForget } from "./key-history.js";
 
 /** Everything of a namespace (or of all), no floor, no other condition. */
 function everything(namespace: string | undefined): DeleteWhere {
@@ -29,12 +31,15 @@ export async function forgetEntry(
   options: KeyOptions,
 ): Promise<boolean> {
   const namespace = validateNamespace(options.namespace);
+  const name = validateKey(key);
+  // Forgetting a fact forgets what it used to say too: its kept versions go in the same batch.
+  const versions = await versionsToForget(context, namespace, name);
   const result = await context.driver.write({
     upserts: [],
     supersessions: [],
-    deletes: [{ namespace, key: validateKey(key) }],
+    deletes: [{ namespace, key: name }, ...versions],
   });
-  if (result.deleted[0]) context.written(namespace);
+  if (result.deleted.some(Boolean)) context.written(namespace);
   return result.deleted[0] === true;
 }
 
@@ -77,6 +82,9 @@ export async function markSuperseded(
   const old = validateKey(oldKey);
   const newer = validateKey(newKey);
   assertNotSelfSupersession(old, newer);
+  // Versions belong to their key's history: only store makes and replaces them.
+  assertNotVersionKey(old, "oldKey");
+  assertNotVersionKey(newer, "newKey");
   const result = await context.driver.write({
     upserts: [],
     supersessions: [{ namespace, key: old, supersededBy: newer }],

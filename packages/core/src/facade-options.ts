@@ -1,6 +1,6 @@
 import type { ChatModel, EmbeddingProvider, RetrievalSettings } from "@memory/api";
 import type { EmbeddingWorkerOptions } from "./embedding-worker.js";
-import { resolveRetrievalSettings } from "./recall/retrieval-settings.js";
+import { RETRIEVAL_SETTING_NAMES, resolveRetrievalSettings } from "./recall/retrieval-settings.js";
 
 /** Options of {@link createMemoryFacade}: what every backend accepts besides its own storage options. */
 export interface MemoryFacadeOptions {
@@ -67,4 +67,44 @@ export function resolveFacadeOptions(options: MemoryFacadeOptions): ResolvedFaca
     now: options.now ?? Date.now,
     embeddingWorker: options.embeddingWorker ?? {},
   };
+}
+
+/**
+ * A backend's options as the facade reads them: the `[memory]` settings as top-level camelCase
+ * options (`searchMode`, `minScore`, ...) beside the facade's own options, by the same names on
+ * every backend.
+ */
+export interface FacadeOptionSource
+  extends Partial<RetrievalSettings>,
+    Omit<MemoryFacadeOptions, "settings" | "embeddingWorker"> {
+  /** The worker's timing; a `batchSize` in it (PostgreSQL's spelling) is `embeddingBatchSize`. */
+  embeddingWorker?: EmbeddingWorkerOptions & { batchSize?: number };
+}
+
+/**
+ * The facade's part of a backend's options, for every factory (`createSqliteMemory`,
+ * `createPostgresMemory`, `createMarkdownMemory`, Lucid's): only what was given is passed on,
+ * so the facade's defaults stay the only defaults.
+ */
+export function facadeOptionsFrom(options: FacadeOptionSource): MemoryFacadeOptions {
+  const settings: Partial<RetrievalSettings> = {};
+  for (const name of RETRIEVAL_SETTING_NAMES) {
+    if (options[name] !== undefined) Object.assign(settings, { [name]: options[name] });
+  }
+  const facade: MemoryFacadeOptions = { settings };
+  if (options.embedder) facade.embedder = options.embedder;
+  if (options.chatModel) facade.chatModel = options.chatModel;
+  if (options.deferEmbedding !== undefined) facade.deferEmbedding = options.deferEmbedding;
+  if (options.closeTimeoutMs !== undefined) facade.closeTimeoutMs = options.closeTimeoutMs;
+  if (options.fallbackToNone !== undefined) facade.fallbackToNone = options.fallbackToNone;
+  if (options.logger) facade.logger = options.logger;
+  if (options.now) facade.now = options.now;
+  let batchSize = options.embeddingBatchSize;
+  if (options.embeddingWorker) {
+    const { batchSize: workerBatchSize, ...worker } = options.embeddingWorker;
+    batchSize ??= workerBatchSize;
+    facade.embeddingWorker = worker;
+  }
+  if (batchSize !== undefined) facade.embeddingBatchSize = batchSize;
+  return facade;
 }

@@ -1,8 +1,8 @@
 import type { RecallStages, VectorAvailability } from "@memory/api";
 
 /**
- * The driver's recall stages as the facade's engine sees them: vector availability adds the
- * facade's rule (provider present, fingerprint current) to the driver's own, and, for the
+ * The driver's recall stages as the facade's engine sees them: vector availability is the
+ * facade's rule (`vectorUnavailable`, which asks the driver's own stage last), and, for the
  * conflict check of a store, `embedQuery` answers with the document vector already computed, so
  * the text is embedded once.
  */
@@ -13,8 +13,7 @@ export function facadeStages(
 ): RecallStages {
   const availability = async (): Promise<VectorAvailability> => {
     const reason = await unavailable();
-    if (reason !== undefined) return { usable: false, reason };
-    return stages().vectorAvailability();
+    return reason === undefined ? { usable: true } : { usable: false, reason };
   };
   return new Proxy({} as RecallStages, {
     get(_target, property) {

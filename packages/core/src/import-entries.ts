@@ -10,7 +10,7 @@ import {
   nowIso,
 } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
-import { embedDocuments, givenVector } from "./vector-state.js";
+import { embedDocuments, givenVector, vectorsWritable } from "./vector-state.js";
 
 /**
  * Entries per driver write batch. Larger transactions give SQLite's FTS5 fewer, bigger segments
@@ -56,6 +56,8 @@ async function importLoop(
   let batchNow: string | undefined;
   const namespaces = new Set<string>();
   const commit = async () => {
+    if (batch.some((item) => item.upsert.vector) && !(await vectorsWritable(context)))
+      for (const item of batch) delete item.upsert.vector;
     const toEmbed = embedder && !deferred ? batch.filter((item) => !item.upsert.vector) : [];
     const size = context.options.embeddingBatchSize;
     for (let at = 0; at < toEmbed.length; at += size) {

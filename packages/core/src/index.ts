@@ -44,10 +44,6 @@ export {
   createMemory,
 } from "./config/create-memory.js";
 export {
-  configuredIgnoredSettingWarnings,
-  ignoredSettingWarnings,
-} from "./config/ignored-settings.js";
-export {
   defaultConfig,
   type LoadConfigOptions,
   type LoadedConfig,
@@ -65,6 +61,10 @@ export {
   openConfiguredMemory,
   resolveConfiguredProvider,
 } from "./config/open-configured-memory.js";
+export {
+  configuredUnhonouredSettingWarnings,
+  unhonouredSettingWarnings,
+} from "./config/unhonoured-settings.js";
 export {
   type CheckConflictsOptions,
   CONFIRM_TIMEOUT_MS,
@@ -89,6 +89,7 @@ export { type Fact, readFact } from "./conflicts/facts/read-fact.js";
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
 export { planDeletion } from "./delete-plan.js";
+export { assertCompleteDriver, InvalidDriverError } from "./driver-check.js";
 export {
   EmbeddingWorker,
   type EmbeddingWorkerOptions,
@@ -98,6 +99,8 @@ export {
 export { EXPORT_PAGE, LIST_LIMIT_MAX, TOP_CORE_DEFAULT, validateOffset } from "./entry-reads.js";
 export {
   FACADE_DEFAULTS,
+  type FacadeOptionSource,
+  facadeOptionsFrom,
   type MemoryFacadeOptions,
   type ResolvedFacadeOptions,
   resolveFacadeOptions,
@@ -119,6 +122,12 @@ export {
   type InMemoryRow,
   type InMemoryStagesOptions,
 } from "./recall/in-memory-stages.js";
+export {
+  type CachedStatistics,
+  cachedStatistics,
+  KeywordStatisticsCache,
+  STATISTICS_CACHE_MAX_TERMS,
+} from "./recall/keyword-statistics-cache.js";
 export { RecallEngine, type RecallEngineOptions } from "./recall/recall-engine.js";
 export { compareKeys, type ScoredCandidate } from "./recall/recall-results.js";
 export {
@@ -194,3 +203,4 @@ export {
   writeSnapshotText,
 } from "./snapshot/snapshot-chunks.js";
 export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
+export { embedChecked } from "./vector-state.js";

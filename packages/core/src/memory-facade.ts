@@ -26,6 +26,7 @@ import {
   type StoreInput,
 } from "@memory/api";
 import * as deletions from "./deletions.js";
+import { assertCompleteDriver } from "./driver-check.js";
 import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
 import { EmbeddingWorker } from "./embedding-worker.js";
 import * as reads from "./entry-reads.js";
@@ -38,10 +39,12 @@ import {
 import { facadeStages } from "./facade-stages.js";
 import { healthReport } from "./health.js";
 import { importEntries } from "./import-entries.js";
+import { keyHistory } from "./key-history.js";
 import * as leases from "./lease-operations.js";
 import { NoneDriver } from "./none-driver.js";
 import { RecallEngine } from "./recall/recall-engine.js";
 import { storeEntry } from "./store-entry.js";
+import { unsupersedeEntry } from "./unsupersede.js";
 import { vectorUnavailable } from "./vector-state.js";
 
 /**
@@ -57,7 +60,9 @@ export class MemoryFacade implements Memory {
   #opening: Promise<FacadeContext> | undefined;
   #closed = false;
 
+  /** @throws InvalidDriverError when `driver` lacks a required member (checked once, here). */
   constructor(driver: MemoryDriver, options: MemoryFacadeOptions = {}) {
+    assertCompleteDriver(driver);
     this.#driver = driver;
     this.#options = resolveFacadeOptions(options);
   }
@@ -228,6 +233,14 @@ export class MemoryFacade implements Memory {
 
   markSuperseded(oldKey: string, newKey: string, options: KeyOptions = {}): Promise<boolean> {
     return this.#use((context) => deletions.markSuperseded(context, oldKey, newKey, options));
+  }
+
+  unsupersede(key: string, options: KeyOptions = {}): Promise<MemoryEntry> {
+    return this.#use((context) => unsupersedeEntry(context, key, options));
+  }
+
+  history(key: string, options: KeyOptions = {}): Promise<MemoryEntry[]> {
+    return this.#use((context) => keyHistory(context, key, options));
   }
 
   deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {

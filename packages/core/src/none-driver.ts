@@ -6,6 +6,7 @@ import type {
   MemoryEntry,
   RecallStages,
   ScanPage,
+  UnhonouredSettings,
   WriteBatch,
   WriteResult,
 } from "@memory/api";
@@ -34,7 +35,7 @@ const NOTHING: RecallStages = {
  */
 export class NoneDriver implements MemoryDriver {
   readonly name = "none";
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings: UnhonouredSettings = {};
   readonly capabilities = {
     keywordSearch: false,
     vectorSearch: false,

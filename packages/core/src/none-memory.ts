@@ -14,13 +14,16 @@ import type {
 } from "@memory/api";
 import {
   MemoryClosedError,
+  NotFoundError,
   normalizeDeleteFilter,
   normalizeStoreInput,
   nowIso,
   serializeJobState,
+  validateKey,
   validateLease,
   validateLeaseName,
   validateLeaseTtl,
+  validateNamespace,
 } from "@memory/api";
 
 /**
@@ -117,6 +120,16 @@ export class NoneMemory implements Memory {
   async markSuperseded(): Promise<boolean> {
     this.#open();
     return false;
+  }
+  async unsupersede(key: string, options: { namespace?: string } = {}): Promise<MemoryEntry> {
+    this.#open();
+    throw new NotFoundError(
+      `No entry with key ${JSON.stringify(validateKey(key))} in namespace ${JSON.stringify(validateNamespace(options.namespace))}: the none backend stores nothing (${this.#reason}).`,
+    );
+  }
+  async history(): Promise<MemoryEntry[]> {
+    this.#open();
+    return [];
   }
   async deleteEntries(filter: DeleteFilter): Promise<DeleteReport> {
     this.#open();

@@ -1,4 +1,5 @@
 import {
+  assertNotVersionKey,
   type ConflictDecision,
   type EntryRecord,
   type MemoryEntry,
@@ -12,8 +13,9 @@ import { conflictQuery } from "./conflicts/conflict-query.js";
 import { readFact } from "./conflicts/facts/read-fact.js";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
+import { planVersion } from "./key-history.js";
 import { RecallEngine } from "./recall/recall-engine.js";
-import { embedDocuments, givenVector, vectorUnavailable } from "./vector-state.js";
+import { embedDocuments, givenVector, vectorsWritable, vectorUnavailable } from "./vector-state.js";
 
 /**
  * `store`, conflict detection included, as one unit of work: the document is embedded once, the
@@ -24,6 +26,7 @@ import { embedDocuments, givenVector, vectorUnavailable } from "./vector-state.j
 export async function storeEntry(context: FacadeContext, input: StoreInput): Promise<MemoryEntry> {
   const { options, driver } = context;
   const normalized = normalizeStoreInput(input);
+  assertNotVersionKey(normalized.key);
   const given = givenVector(context, normalized.embedding);
   const now = nowIso();
   const record: EntryRecord = {
@@ -41,18 +44,20 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   // Deferred embedding skips the provider at store time; the conflict check then finds its
   // candidates by keyword (it never forces an embedding: its cost is one engine query).
   const inline = !context.defers;
-  let vector: ArrayLike<number> | undefined = given;
+  let vector: ArrayLike<number> | undefined =
+    given && (await vectorsWritable(context)) ? given : undefined;
   if (!vector && inline) [vector] = await embedDocuments(context, [normalized.content]);
   context.assertOpen();
   const planned: Supersession[] = [];
   const decision = checked
     ? await findConflicts(context, record as MemoryEntry, vector, planned)
     : undefined;
+  const version = await planVersion(context, record);
   context.assertOpen();
   const result = await driver.write({
-    upserts: [{ entry: record, ...(vector ? { vector } : {}) }],
+    upserts: [{ entry: record, ...(vector ? { vector } : {}) }, ...version.upserts],
     supersessions: planned,
-    deletes: [],
+    deletes: version.deletes,
     ...(options.embedder ? { vectorFingerprint: options.embedder.fingerprint } : {}),
   });
   context.written(record.namespace);

@@ -1,10 +1,17 @@
-import { EmbeddingError, type EmbeddingProvider, validateEmbedding } from "@memory/api";
+import {
+  EmbeddingError,
+  type EmbeddingProvider,
+  type EmbeddingPurpose,
+  validateEmbedding,
+} from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
 
 /**
  * Why vector recall cannot run now, or undefined when it can: no provider, or stored vectors
  * made by another provider (a model or dimension change) until `reindex`, or a driver that
- * stores none. The one rule, for recall, store, backfill and healthCheck alike.
+ * stores none, or the driver's own reason (its store cannot take this provider's vectors). The
+ * one rule, for recall, store, import, the embedding jobs and healthCheck alike: drivers only
+ * report what they store.
  */
 export async function vectorUnavailable(context: FacadeContext): Promise<string | undefined> {
   const { embedder } = context.options;
@@ -20,7 +27,19 @@ export async function vectorUnavailable(context: FacadeContext): Promise<string 
   if (stored !== undefined && stored !== embedder.fingerprint) {
     return `stored vectors were made by ${stored} but the provider is ${embedder.fingerprint}: recall is keyword-only until reindex() (memory reindex) re-embeds every entry`;
   }
-  return undefined;
+  const own = await driver.recallStages.vectorAvailability();
+  return own.usable
+    ? undefined
+    : (own.reason ?? `the ${driver.name} store cannot search vectors now`);
+}
+
+/**
+ * Whether a write may carry vectors: always without a provider (the driver keeps one vector
+ * size per store); with one, only in its vector space, so a store whose vectors another
+ * provider made takes none, given or computed, until `reindex`.
+ */
+export async function vectorsWritable(context: FacadeContext): Promise<boolean> {
+  return !context.options.embedder || (await vectorUnavailable(context)) === undefined;
 }
 
 /**
@@ -60,9 +79,10 @@ export async function embedThrough(
     cached[index] ? Array.from(cached[index]) : [],
   );
   if (missing.length > 0) {
-    const fresh = await callProvider(
+    const fresh = await embedChecked(
       embedder,
       missing.map((item) => item.text),
+      "document",
       signal,
     );
     missing.forEach((item, at) => {
@@ -90,15 +110,20 @@ export function givenVector(
   return embedding;
 }
 
-/** One provider call for documents; a failure or a malformed answer is an `EmbeddingError`. */
-async function callProvider(
+/**
+ * One provider call, checked: a failure or a malformed answer (wrong count or size, NaN or
+ * Infinity) is an `EmbeddingError`, so nothing unusable is ever stored or searched with. Drivers
+ * that embed queries themselves (`RecallStages.embedQuery`) call it too.
+ */
+export async function embedChecked(
   embedder: EmbeddingProvider,
   texts: string[],
-  signal: AbortSignal | undefined,
+  purpose: EmbeddingPurpose,
+  signal?: AbortSignal,
 ): Promise<number[][]> {
   let fresh: number[][];
   try {
-    fresh = await embedder.embed(texts, { purpose: "document", ...(signal ? { signal } : {}) });
+    fresh = await embedder.embed(texts, { purpose, ...(signal ? { signal } : {}) });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new EmbeddingError(

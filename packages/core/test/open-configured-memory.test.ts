@@ -192,7 +192,7 @@ describe("openConfiguredMemory: the log", () => {
     const log = (line: string) => lines.push(line);
     const contexts: { log?: unknown }[] = [];
     const loadModule = async () => ({
-      ignoredSettings: { defer_embedding: "this backend always embeds before store returns" },
+      unhonouredSettings: { defer_embedding: "this backend always embeds before store returns" },
       createMemoryFromConfig: (_: MemoryConfig, context: { log?: unknown }) => {
         contexts.push(context);
         return new NoneMemory("fake backend");

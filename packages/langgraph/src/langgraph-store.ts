@@ -8,7 +8,7 @@ import {
   type PutOperation,
   type SearchOperation,
 } from "@langchain/langgraph";
-import { InvalidInputError, validateContent, validateKey } from "@memory/api";
+import { assertNotVersionKey, InvalidInputError, validateContent, validateKey } from "@memory/api";
 import { encodeContent } from "./item-content.js";
 import {
   type LangGraphStoreOptions,
@@ -107,6 +107,8 @@ export class LangGraphStore extends BaseStore {
         `put index must be false or an array of paths, got ${JSON.stringify(index)}.`,
       );
     }
+    // Refused while planning, as every bad input of a batch is: the key form of kept versions.
+    assertNotVersionKey(key);
     const content = validateContent(encodeContent(operation.value, index ?? indexFields));
     return async () => {
       await memory.store({ key, namespace, content, category });

@@ -1,5 +1,5 @@
 import type { Item } from "@langchain/langgraph";
-import type { Memory, MemoryEntry, SearchMode } from "@memory/api";
+import { isVersionKey, type Memory, type MemoryEntry, type SearchMode } from "@memory/api";
 import { decodeContent, type ItemValue } from "./item-content.js";
 import { isUnderPrefix, type NamespaceMapping } from "./namespace-mapping.js";
 
@@ -43,7 +43,8 @@ export async function* entriesUnder(
   prefix: string | undefined,
 ): AsyncGenerator<{ entry: MemoryEntry; namespace: string[] }> {
   for await (const entry of context.memory.export()) {
-    if (!isUnderPrefix(entry.namespace, prefix)) continue;
+    // The kept versions of a key (docs/history.md) are its history, not items of their own.
+    if (isVersionKey(entry.key) || !isUnderPrefix(entry.namespace, prefix)) continue;
     const namespace = context.mapping.decode(entry.namespace);
     if (namespace !== undefined) yield { entry, namespace };
   }
@@ -112,7 +113,7 @@ async function recallIn(
       // A store's items are all live: conflict detection must not hide one from search.
       includeSuperseded: true,
     });
-    const kept = results.filter((entry) => accept(itemValue(entry)));
+    const kept = results.filter((entry) => !isVersionKey(entry.key) && accept(itemValue(entry)));
     const exhausted = results.length < asked || asked >= MAX_RECALL_LIMIT;
     if (kept.length >= wanted || exhausted) return kept.slice(0, wanted);
     asked = Math.min(asked * 4, MAX_RECALL_LIMIT);

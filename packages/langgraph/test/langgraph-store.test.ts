@@ -186,6 +186,19 @@ describe("values", () => {
     await expectInvalid(store.put(["docs"], "big", { n: 1n } as never), /JSON/);
   });
 
+  it("keeps a changed value's previous version out of items, and refuses the version key form", async () => {
+    const memory = sqliteMemory();
+    const store = createLangGraphStore({ memory });
+    await store.put(["users"], "ada", { text: "lives in Berlin" });
+    await store.put(["users"], "ada", { text: "lives in Lisbon" });
+    expect((await memory.history("ada", { namespace: "users" })).length).toBe(2);
+    const found = await store.search(["users"]);
+    expect(found.map((item) => [item.key, item.value.text])).toEqual([["ada", "lives in Lisbon"]]);
+    const queried = await store.search(["users"], { query: "Berlin" });
+    expect(queried).toEqual([]);
+    await expectInvalid(store.put(["users"], "ada::history:1", { text: "forged" }), /reserved/);
+  });
+
   it("does not close the memory on stop()", async () => {
     const memory = sqliteMemory();
     const store = createLangGraphStore({ memory });

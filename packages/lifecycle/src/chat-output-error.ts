@@ -3,7 +3,7 @@ import { MemoryError, type MemoryErrorCode, type MemoryErrorOptions } from "@mem
 const marker = Symbol.for("@memory/lifecycle.ChatOutputError");
 
 /** Which lifecycle task asked the chat model. */
-export type ChatTask = "remember" | "curate" | "session-summary";
+export type ChatTask = "remember" | "curate" | "session-summary" | "mine-synthesize";
 
 /**
  * A lifecycle task could not use the chat model: it failed (HTTP error, timeout: `code` is the

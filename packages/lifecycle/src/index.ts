@@ -74,6 +74,24 @@ export {
   NEAR_DUPLICATE_JACCARD,
 } from "./memory-context.js";
 export {
+  DRY_RUN_PREVIEWS,
+  exchangeKey,
+  MAX_MESSAGE_CHARS,
+  MAX_RECORD_BYTES,
+  MINE_FORMATS,
+  type MinedEntryPreview,
+  type MineFormat,
+  type MineOptions,
+  type MineReport,
+  type MineSkip,
+  type MineSkipCode,
+  mineConversations,
+  SYNTHESIS_KINDS,
+  SYNTHESIS_SYSTEM_PROMPT,
+  type SynthesisReport,
+  synthesizedFactKey,
+} from "./mine/index.js";
+export {
   type ExtractedFact,
   extractedFactsSchema,
   FACT_KINDS,

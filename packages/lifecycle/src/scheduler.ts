@@ -41,6 +41,11 @@ export interface JobSchedulerOptions {
   /** How long `stop()` waits for a running job (default 30 000 ms). */
   drainTimeoutMs?: number;
   logger?: SchedulerLogger;
+  /**
+   * Called after each tick of the `start()` loop with what it did per job: lets a host with
+   * several worker processes say which one ran a job (the server logs it).
+   */
+  onTick?: (outcomes: Record<string, TickOutcome>) => void;
 }
 
 /** A job as `status()` and `GET /v1/jobs` report it. */
@@ -125,6 +130,7 @@ export class JobScheduler {
   readonly #leaseTtlMs: number;
   readonly #drainTimeoutMs: number;
   readonly #logger: SchedulerLogger;
+  readonly #onTick: JobSchedulerOptions["onTick"];
   readonly #running = new Set<string>();
   readonly #stopSleep = new AbortController();
   readonly #abortJobs = new AbortController();
@@ -141,6 +147,7 @@ export class JobScheduler {
     this.#leaseTtlMs = options.leaseTtlMs ?? 3_600_000;
     this.#drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
     this.#logger = options.logger ?? silentLogger;
+    this.#onTick = options.onTick;
     this.holder = options.holder ?? defaultLeaseHolder();
   }
 
@@ -153,7 +160,7 @@ export class JobScheduler {
     if (this.#loop || this.#stopped) return;
     this.#loop = (async () => {
       while (!this.#stopped) {
-        this.#tick = this.tick().catch((error: unknown) => {
+        this.#tick = this.tick().then(this.#onTick, (error: unknown) => {
           this.#logger.error("scheduler tick failed; retrying on the next tick", error);
         });
         await this.#tick;

@@ -1,5 +1,6 @@
 import {
   DEFAULT_NAMESPACE,
+  isVersionKey,
   type MemoryDriver,
   type MemoryEntry,
   MemoryTimeoutError,
@@ -96,7 +97,8 @@ class LucidDriver implements MemoryDriver {
     const result = await this.#inner.write(batch);
     if (batch.refuseInvalidEntries) return result;
     for (const entry of result.upserted) {
-      if (!entry) continue;
+      // A kept version (a same-key store's previous content) is history, not a new fact to send.
+      if (!entry || isVersionKey(entry.key)) continue;
       const values = {
         key: entry.key,
         content: entry.content,

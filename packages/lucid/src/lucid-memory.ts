@@ -1,5 +1,5 @@
-import { MemoryFacade } from "@memory/core";
-import { createSqliteDriver, sqliteFacadeOptions } from "@memory/sqlite";
+import { facadeOptionsFrom, MemoryFacade } from "@memory/core";
+import { createSqliteDriver } from "@memory/sqlite";
 import { decorateWithLucid } from "./lucid-driver.js";
 import type { LucidMemoryOptions } from "./lucid-options.js";
 
@@ -14,7 +14,7 @@ export class LucidMemory extends MemoryFacade {
     const sqlite = options.sqlite ?? {};
     super(
       decorateWithLucid(options.local ?? createSqliteDriver(sqlite), options),
-      sqliteFacadeOptions(sqlite),
+      facadeOptionsFrom(sqlite),
     );
   }
 }

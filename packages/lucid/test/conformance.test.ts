@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { runConformanceSuite } from "@memory/testkit";
+import { fileURLToPath } from "node:url";
+import { type FactoryContext, runConformanceSuite } from "@memory/testkit";
 import { createLucidMemory, type LucidMemoryOptions } from "../src/index.js";
 import { fakeLucid, tempDir } from "./helpers.js";
 
@@ -8,6 +9,7 @@ import { fakeLucid, tempDir } from "./helpers.js";
  * (it never answers: every call ends at the timeouts) and present (it answers every recall with
  * a context block; its lines share no word with the suite's data, so the suite's expectations
  * about what recall returns still hold, while every recall with few local hits runs it).
+ * Lucid decorates the SQLite driver, so it declares what SQLite does.
  */
 const variants: [string, LucidMemoryOptions][] = [
   ["lucid (tool absent)", { command: join(tempDir(), "no-such-lucid") }],
@@ -36,37 +38,47 @@ const variants: [string, LucidMemoryOptions][] = [
   ],
 ];
 
+/** The factory context as the options of the wrapped SQLite store. */
+function sqliteOf(path: string, { embedder, settings, now, embeddingJobs }: FactoryContext) {
+  return {
+    path,
+    ...settings,
+    ...(embedder ? { embedder } : {}),
+    ...(now ? { now } : {}),
+    ...(embeddingJobs
+      ? {
+          deferEmbedding: embeddingJobs.deferEmbedding,
+          ...(embeddingJobs.batchSize === undefined
+            ? {}
+            : { embeddingBatchSize: embeddingJobs.batchSize }),
+          ...(embeddingJobs.worker ? { embeddingWorker: embeddingJobs.worker } : {}),
+        }
+      : {}),
+    logger: () => {},
+  };
+}
+
 for (const [name, lucid] of variants) {
+  const open = (path: string, context: FactoryContext) =>
+    createLucidMemory({ ...lucid, logger: () => {}, sqlite: sqliteOf(path, context) });
   runConformanceSuite({
     name,
-    create: async ({ embedder, settings, now }) =>
-      createLucidMemory({
-        ...lucid,
-        logger: () => {},
-        sqlite: {
-          path: join(tempDir(), "brain.db"),
-          ...settings,
-          ...(embedder ? { embedder } : {}),
-          ...(now ? { now } : {}),
-          logger: () => {},
-        },
-      }),
+    supports: [
+      "vectorSearch",
+      "cjkSearch",
+      "sharedStore",
+      "persistent",
+      "deferredEmbedding",
+      "multiProcess",
+    ],
+    create: async (context) => open(join(tempDir(), "brain.db"), context),
     createShared: async () => {
       const path = join(tempDir(), "brain.db");
       return {
-        open: async ({ embedder, settings, now }) =>
-          createLucidMemory({
-            ...lucid,
-            logger: () => {},
-            sqlite: {
-              path,
-              ...settings,
-              ...(embedder ? { embedder } : {}),
-              ...(now ? { now } : {}),
-              logger: () => {},
-            },
-          }),
+        location: JSON.stringify({ path, lucid }),
+        open: async (context) => open(path, context),
       };
     },
+    childOpener: fileURLToPath(new URL("./fixtures/open-shared.ts", import.meta.url)),
   });
 }

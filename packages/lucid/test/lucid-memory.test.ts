@@ -65,6 +65,24 @@ describe("store and sync", () => {
     expect((await lucidDetails(memory)).sync).toMatchObject({ succeeded: 1, dropped: 0 });
   });
 
+  it("sends a changed entry once and never the version it keeps of the previous content", async () => {
+    const { memory, log } = setup();
+    await memory.store({ key: "city", content: "The user lives in Berlin" });
+    // Sent before the next store: a waiting sync of the same key would be replaced by it.
+    await memory.flush();
+    await memory.store({ key: "city", content: "The user lives in Lisbon" });
+    await memory.flush();
+    expect((await memory.history("city")).map((entry) => entry.key)).toEqual([
+      "city",
+      "city::history:1",
+    ]);
+    const sent = storeCalls(log).map((args) => args.slice(-4));
+    expect(sent).toEqual([
+      ["--key", "city", "--", "The user lives in Berlin"],
+      ["--key", "city", "--", "The user lives in Lisbon"],
+    ]);
+  });
+
   it("returns from store while the sync still hangs, and close drops it after its bound", async () => {
     const { memory, messages } = setup(
       { FAKE_LUCID_MODE: "hang" },

@@ -64,7 +64,7 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
   }
   for (const { namespace, key, supersededBy } of batch.supersessions) {
     const entry = current(namespace, key);
-    if (entry) write.puts.set(identity(namespace, key), { ...entry, supersededBy });
+    if (entry) write.puts.set(identity(namespace, key), withSupersededBy(entry, supersededBy));
     result.superseded.push(entry !== undefined);
   }
   for (const { namespace, key } of batch.deletes) {
@@ -76,4 +76,10 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
     result.deleted.push(planned || row !== undefined);
   }
   return { result, written: { vectors, fingerprint: batch.vectorFingerprint } };
+}
+
+/** The entry marked superseded by `supersededBy`, or current again for `null` (no field at all). */
+function withSupersededBy(entry: MemoryEntry, supersededBy: string | null): MemoryEntry {
+  const { supersededBy: _previous, ...rest } = entry;
+  return supersededBy === null ? rest : { ...rest, supersededBy };
 }

@@ -3,11 +3,12 @@ import { basename, dirname, join, resolve } from "node:path";
 import {
   type BackendContext,
   ConfigError,
-  type IgnoredSettings,
   type MemoryConfig,
   type StoreDescription,
+  type UnhonouredSettings,
 } from "@memory/api";
 import { assertKnownTableKeys, retrievalSettingsFromConfig } from "@memory/core";
+import { MARKDOWN_UNHONOURED_SETTINGS } from "./markdown-driver.js";
 import { createMarkdownMemory, type MarkdownMemory } from "./markdown-memory.js";
 import type { MarkdownMemoryOptions } from "./markdown-options.js";
 
@@ -77,15 +78,8 @@ export function markdownOptionsFromConfig(
   return options;
 }
 
-/**
- * The `[memory]` keys this backend does not honour (`BackendModule.ignoredSettings`): the
- * driver declares no deferred embedding (`capabilities.deferredEmbedding` false), so the facade
- * embeds before the write and `store` always returns after the embedding.
- */
-export const ignoredSettings: IgnoredSettings = {
-  defer_embedding:
-    "the markdown backend embeds each new entry before the write that stores it, so store always waits for the embedding",
-};
+/** The `[memory]` keys this backend does not honour: the driver's declaration, not a copy. */
+export const unhonouredSettings: UnhonouredSettings = MARKDOWN_UNHONOURED_SETTINGS;
 
 /** Entry point for `createMemory` (`backend = "markdown"`). Nothing is read until first use. */
 export function createMemoryFromConfig(

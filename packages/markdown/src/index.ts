@@ -14,9 +14,9 @@ export { unifiedDiff } from "./consolidation/unified-diff.js";
 export {
   createMemoryFromConfig,
   describeStore,
-  ignoredSettings,
   markdownOptionsFromConfig,
   markdownRoot,
+  unhonouredSettings,
 } from "./create-memory-from-config.js";
 export { HISTORY_DIR } from "./files/history.js";
 export { TreeLock, type TreeLockOptions, withTreeLock } from "./files/tree-lock.js";

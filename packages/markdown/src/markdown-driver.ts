@@ -18,6 +18,7 @@ import {
   type RecallStages,
   type ScanPage,
   type ScanRequest,
+  type UnhonouredSettings,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
@@ -40,6 +41,16 @@ const INDEX_OFF =
 const NOT_YET = "the memory tree does not exist yet: the first write creates it";
 
 /**
+ * The `[memory]` keys this backend does not honour, declared once here and exported by its
+ * module: the driver has no deferred embedding (`capabilities.deferredEmbedding` false), so the
+ * facade embeds before the write and `store` always returns after the embedding.
+ */
+export const MARKDOWN_UNHONOURED_SETTINGS: UnhonouredSettings = {
+  defer_embedding:
+    "the markdown backend embeds each new entry before the write that stores it, so store always waits for the embedding",
+};
+
+/**
  * Markdown files as the source of truth (README): every call re-reads what changed first, every
  * write batch is ONE minimal, atomic, compare-and-swapped rewrite of the tree under its
  * cross-process lock. Recall stages are the in-memory ones over the parsed rows, or, with the
@@ -49,7 +60,7 @@ const NOT_YET = "the memory tree does not exist yet: the first write creates it"
  */
 export class MarkdownDriver implements MemoryDriver {
   readonly name = "markdown";
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings = MARKDOWN_UNHONOURED_SETTINGS;
   readonly capabilities: Capabilities;
   readonly root: string;
   readonly indexed: boolean;

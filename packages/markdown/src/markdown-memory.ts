@@ -7,9 +7,8 @@ import type {
   IndexDriverFactory,
   MemoryEntry,
   ReindexOptions,
-  RetrievalSettings,
 } from "@memory/api";
-import { MemoryFacade, type MemoryFacadeOptions, RETRIEVAL_SETTING_NAMES } from "@memory/core";
+import { facadeOptionsFrom, MemoryFacade } from "@memory/core";
 import { encodeNamespace } from "./format/layout.js";
 import { MarkdownDriver } from "./markdown-driver.js";
 import { MARKDOWN_DEFAULTS, type MarkdownMemoryOptions } from "./markdown-options.js";
@@ -18,20 +17,6 @@ import type { MemoryFileText, ReplaceFileOptions, ReplaceFileResult } from "./tr
 
 /** A recall result of the Markdown backend: the entry, with `source` (its file and lines) set. */
 export type MarkdownRecallResult = MemoryEntry;
-
-/** The facade's part of the options: provider, retrieval settings, clock, logger. */
-function facadeOptions(options: MarkdownMemoryOptions): MemoryFacadeOptions {
-  const settings: Partial<RetrievalSettings> = {};
-  for (const name of RETRIEVAL_SETTING_NAMES) {
-    if (options[name] !== undefined) Object.assign(settings, { [name]: options[name] });
-  }
-  const facade: MemoryFacadeOptions = { settings };
-  if (options.embedder) facade.embedder = options.embedder;
-  if (options.chatModel) facade.chatModel = options.chatModel;
-  if (options.logger) facade.logger = options.logger;
-  if (options.now) facade.now = options.now;
-  return facade;
-}
 
 /**
  * The derived index: SQLite's driver over `index.db`. This composition root is the one place
@@ -66,7 +51,7 @@ export class MarkdownMemory extends MemoryFacade {
 
   constructor(options: MarkdownMemoryOptions) {
     const driver = markdownDriver(options);
-    super(driver, facadeOptions(options));
+    super(driver, facadeOptionsFrom(options));
     this.#markdown = driver;
   }
 

@@ -1,7 +1,8 @@
 import { ConfigError, type MemoryConfig } from "@memory/api";
 import { defaultConfig } from "@memory/core";
 import { describe, expect, it } from "vitest";
-import { markdownOptionsFromConfig } from "../src/create-memory-from-config.js";
+import { markdownOptionsFromConfig, unhonouredSettings } from "../src/create-memory-from-config.js";
+import { MarkdownDriver } from "../src/markdown-driver.js";
 
 function config(markdown?: Record<string, unknown>): MemoryConfig {
   const base = defaultConfig();
@@ -23,5 +24,12 @@ describe("markdown configuration", () => {
     expect(() => markdownOptionsFromConfig(config({ wach: true }))).toThrow(/\[markdown\]\.wach/);
     expect(() => markdownOptionsFromConfig(config({ watch: "yes" }))).toThrow(/watch/);
     expect(() => markdownOptionsFromConfig(config({ path: "" }))).toThrow(/path/);
+  });
+
+  it("declares the keys it does not honour once: the module exports the driver's declaration", () => {
+    const driver = new MarkdownDriver({ root: "/tmp/markdown-unhonoured-settings" });
+    expect(unhonouredSettings).toBe(driver.unhonouredSettings);
+    expect(Object.keys(driver.unhonouredSettings)).toEqual(["defer_embedding"]);
+    expect(driver.capabilities.deferredEmbedding).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createOpenAIChatModel } from "@memory/embeddings/openai";
 import { ChatServer } from "@memory/testkit";
@@ -56,8 +56,12 @@ describe("daily log files", () => {
     expect(readFileSync(file, "utf8")).toMatch(
       /^- \*\*standup\*\*: Moved the launch to Monday <!--/,
     );
-    expect(existsSync(join(root, "memory", "2026-03-28.md"))).toBe(false);
     expect(await m.get("standup")).toMatchObject({ createdAt: "2026-03-28T14:42:00.000Z" });
+    // The previous content is kept as a new entry (docs/history.md), so it goes where a new daily
+    // entry of that time goes: the day's own log, not the time-named one.
+    expect(readFileSync(join(root, "memory", "2026-03-28.md"), "utf8")).toMatch(
+      /^# Daily log 2026-03-28\n\n- \*\*standup::history:1\*\*: Moved the launch to Friday <!-- memory .*"supersededBy":"standup".* -->\n$/,
+    );
   });
 
   it("keeps a custom category named like a dated log in its own file", async () => {

@@ -141,10 +141,11 @@ describe("hand-edited files", () => {
     let text = read(root, "MEMORY.md");
     expect(text.startsWith(handWritten.split("- **hand**")[0]!)).toBe(true);
     expect(text).toMatch(
-      /\r\n- \*\*hand\*\*: updated by the library <!-- memory .* -->\r\n- \*\*new\*\*: appended <!-- memory .* -->\r\n$/,
+      /\r\n- \*\*hand\*\*: updated by the library <!-- memory .* -->\r\n- \*\*new\*\*: appended <!-- memory .* -->\r\n- \*\*hand::history:1\*\*: written by hand <!-- memory .*"supersededBy":"hand".* -->\r\n$/,
     );
     expect(text).not.toMatch(/[^\r]\n/);
     await m.forget("new");
+    // Forgetting a key forgets its kept versions too.
     await m.forget("hand");
     text = read(root, "MEMORY.md");
     expect(text).toBe(handWritten.replace("- **hand**: written by hand\r\n", ""));

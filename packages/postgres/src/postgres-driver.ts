@@ -15,6 +15,7 @@ import type {
   ScanPage,
   ScanRequest,
   TextLanguage,
+  UnhonouredSettings,
   WriteBatch,
   WriteResult,
 } from "@memory/api";
@@ -72,7 +73,7 @@ export class PostgresDriver implements MemoryDriver {
    * Every setting is honoured: recall results are cached under the schema's change token
    * (change-token.ts), which every replica's committed write changes.
    */
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings: UnhonouredSettings = {};
   readonly #options: ResolvedPostgresOptions;
   readonly #db: Database;
   readonly #ownsPool: boolean;

@@ -1,28 +1,7 @@
-import { type HealthReport, MemoryClosedError, type RetrievalSettings } from "@memory/api";
-import { MemoryFacade, type MemoryFacadeOptions, RETRIEVAL_SETTING_NAMES } from "@memory/core";
+import { type HealthReport, MemoryClosedError } from "@memory/api";
+import { facadeOptionsFrom, MemoryFacade } from "@memory/core";
 import { PostgresDriver } from "./postgres-driver.js";
 import type { PostgresMemoryOptions } from "./postgres-options.js";
-
-/** The facade's part of the options: provider, retrieval settings, embedding jobs, clock. */
-function facadeOptions(options: PostgresMemoryOptions): MemoryFacadeOptions {
-  const settings: Partial<RetrievalSettings> = {};
-  for (const name of RETRIEVAL_SETTING_NAMES) {
-    if (options[name] !== undefined) Object.assign(settings, { [name]: options[name] });
-  }
-  const facade: MemoryFacadeOptions = { settings };
-  if (options.embedder) facade.embedder = options.embedder;
-  if (options.chatModel) facade.chatModel = options.chatModel;
-  if (options.deferEmbedding !== undefined) facade.deferEmbedding = options.deferEmbedding;
-  if (options.logger) facade.logger = options.logger;
-  if (options.now) facade.now = options.now;
-  if (options.embeddingWorker) {
-    // `batchSize` is the facade's `embeddingBatchSize`; the rest is the worker's timing.
-    const { batchSize, ...worker } = options.embeddingWorker;
-    if (batchSize !== undefined) facade.embeddingBatchSize = batchSize;
-    facade.embeddingWorker = worker;
-  }
-  return facade;
-}
 
 /**
  * PostgreSQL + pgvector memory: `@memory/core`'s facade over the PostgreSQL driver. Nothing
@@ -34,7 +13,7 @@ export class PostgresMemory extends MemoryFacade {
 
   constructor(options: PostgresMemoryOptions) {
     const driver = new PostgresDriver(options);
-    super(driver, facadeOptions(options));
+    super(driver, facadeOptionsFrom(options));
     this.#driver = driver;
   }
 

@@ -5,15 +5,13 @@ import { probeStorage } from "./storage-probe.js";
 
 /** The SQLite part of `healthCheck`: entry count, a real write probe, the database's facts. */
 export function healthReport(opened: Opened): DriverHealth {
-  const { embedder, connection } = opened;
+  const { space, connection } = opened;
   const pageCount = connection.db.pragma("page_count", { simple: true }) as number;
   const pageSize = connection.db.pragma("page_size", { simple: true }) as number;
   return {
     entries: (opened.statements.get("SELECT count(*) AS n FROM memories").get() as { n: number }).n,
     storage: probeStorage(opened),
-    ...(embedder.status === "degraded" && embedder.reason !== undefined
-      ? { vectorProblem: embedder.reason }
-      : {}),
+    ...(space.problem === undefined ? {} : { vectorProblem: space.problem }),
     details: {
       file: connection.file,
       sizeBytes: pageCount * pageSize,

@@ -10,7 +10,6 @@ export {
   createSqliteDriver,
   createSqliteMemory,
   SqliteMemory,
-  sqliteFacadeOptions,
 } from "./sqlite-memory.js";
 export {
   type ResolvedSqliteOptions,

@@ -1,5 +1,7 @@
-import type { EmbedderState } from "./embeddings/embedder-state.js";
+import type { EmbeddingProvider } from "@memory/api";
 import type { EmbeddingCache } from "./embeddings/embedding-cache.js";
+import type { QueryVectors } from "./embeddings/query-vectors.js";
+import type { VectorSpace } from "./embeddings/vector-space.js";
 import type { OpenedDatabase } from "./open-database.js";
 import type { ResolvedSqliteOptions } from "./sqlite-options.js";
 import type { StatementCache } from "./statement-cache.js";
@@ -9,7 +11,10 @@ import type { VectorStore } from "./vectors/vector-store.js";
 export interface Opened {
   connection: OpenedDatabase;
   statements: StatementCache;
-  embedder: EmbedderState;
+  /** The provider the store was opened with (vector sizes, query embeddings); none: keyword-only. */
+  provider: EmbeddingProvider | undefined;
+  space: VectorSpace;
+  queries: QueryVectors;
   cache: EmbeddingCache;
   vectors: VectorStore;
   options: ResolvedSqliteOptions;

@@ -16,14 +16,16 @@ import {
   type RecallStages,
   type ScanPage,
   type ScanRequest,
+  type UnhonouredSettings,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
 import { deleteMatchingEntries } from "./bulk-delete.js";
 import { withBusyRetry } from "./busy-retry.js";
-import { EmbedderState } from "./embeddings/embedder-state.js";
 import { EmbeddingCache } from "./embeddings/embedding-cache.js";
 import { sqliteVectors } from "./embeddings/pending-vectors.js";
+import { QueryVectors } from "./embeddings/query-vectors.js";
+import { VectorSpace } from "./embeddings/vector-space.js";
 import { countEntries, readEntries, scanEntries } from "./entry-queries.js";
 import { healthReport } from "./health-report.js";
 import { sqliteLeases } from "./leases.js";
@@ -55,7 +57,7 @@ export type SqliteDriverOptions = Pick<
  */
 export class SqliteDriver implements MemoryDriver {
   readonly name = "sqlite";
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings: UnhonouredSettings = {};
   readonly capabilities: Capabilities = {
     keywordSearch: true,
     vectorSearch: true,
@@ -108,11 +110,13 @@ export class SqliteDriver implements MemoryDriver {
       ensureTextLanguage(connection.db, options.retrieval.textLanguage, options.logger);
       const statements = new StatementCache(connection.db);
       const cache = new EmbeddingCache(connection.db, options.embeddingCacheMax);
-      const embedder = new EmbedderState(statements, cache, context.embedder, options.logger);
-      embedder.refresh(connection.file);
+      const provider = context.embedder;
+      const space = new VectorSpace(statements);
+      space.open(provider, connection.file, options.logger);
       const vectors = new VectorStore(statements);
-      vectors.reset(embedder.provider?.dimensions ?? 0);
-      this.#opened = { connection, statements, embedder, cache, vectors, options };
+      vectors.reset(provider?.dimensions ?? 0);
+      const queries = new QueryVectors(provider);
+      this.#opened = { connection, statements, provider, space, queries, cache, vectors, options };
     } catch (error) {
       if (connection.owned) connection.db.close();
       const typed = toStorageError(error, connection.file);

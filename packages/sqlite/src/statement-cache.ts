@@ -17,6 +17,19 @@ export class StatementCache {
     return this.get("PRAGMA data_version").pluck().get() as number;
   }
 
+  /**
+   * Moves on every commit of another connection (`data_version`) and every row this connection
+   * writes (`total_changes()`, triggers included): the token of what this connection sees, for
+   * caches that this connection's own writes must also invalidate.
+   */
+  writeVersion(): string {
+    return this.get(
+      "SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()",
+    )
+      .pluck()
+      .get() as string;
+  }
+
   get(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {

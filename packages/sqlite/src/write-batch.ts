@@ -10,7 +10,7 @@ import { toEntry } from "./row-mapping.js";
 
 /**
  * Applies a write batch; runs inside the caller's IMMEDIATE transaction, so the whole batch
- * commits or none of it does. Batches of more than one entry (imports) index their new rows
+ * commits or none of it does. Batches of many entries (imports) index their new rows
  * set-based through the bulk-load gate. Not a nested savepoint per entry: around thousands of
  * upserts it made every batch slower as the table grew (60k rows: 10k rows/s nested against
  * 57k rows/s flat); SQLite undoes a failed statement by itself.
@@ -18,8 +18,15 @@ import { toEntry } from "./row-mapping.js";
 export function applyWriteBatch(opened: Opened, batch: WriteBatch): WriteResult {
   const { db, bulkLoad } = opened.connection;
   const write = () => writeRows(opened, batch);
-  return batch.upserts.length > 1 ? bulkLoad.loadBatch(db, write) : write();
+  return batch.upserts.length >= BULK_LOAD_MIN_UPSERTS ? bulkLoad.loadBatch(db, write) : write();
 }
+
+/**
+ * Smaller batches (a store, with the version it keeps) index row by row through the triggers:
+ * the set-based pass costs more than it saves for a handful of rows (measured: a two-entry batch
+ * took about twice as long through the gate as row by row).
+ */
+const BULK_LOAD_MIN_UPSERTS = 16;
 
 function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
   const result: WriteResult = { upserted: [], superseded: [], deleted: [], refused: [] };
@@ -117,13 +124,12 @@ function refusalOf(error: unknown, id: string): { code: string; message: string 
 }
 
 /**
- * Whether a vector may be written: with a provider, only in its vector space (a store whose
- * vectors came from another model writes none until reindex); without one (vectors given by the
- * caller), only of the size already stored, the first one fixing it.
+ * Whether a vector may be written. With a provider, the facade sends vectors only in its vector
+ * space, whose size the store recorded when it adopted the provider. Without one (vectors given
+ * by the caller), only of the size already stored, the first one fixing it.
  */
 function vectorAllowed(opened: Opened, vector: ArrayLike<number>): boolean {
-  const { embedder } = opened;
-  if (embedder.provider) return embedder.usable;
+  if (opened.provider) return true;
   const stored = opened.statements
     .get("SELECT value FROM meta WHERE key = 'embedding_dims'")
     .get() as { value: string } | undefined;

@@ -225,3 +225,29 @@ describe("a provider that returns NaN or Infinity", () => {
     await memory.close();
   });
 });
+
+describe("vectors stored before fingerprints were recorded, of another size than the provider's", () => {
+  it("leave recall keyword-only and take no new vector, with the store's reason, until reindex", async () => {
+    const path = tempDbPath();
+    const before = createSqliteMemory({ path, logger: () => {} });
+    // No provider: a given vector is stored and fixes the size, and no fingerprint is recorded.
+    await before.store({ key: "old", content: "The user drinks espresso", embedding: [1, 0, 0] });
+    await before.close();
+    const embedder = createTestEmbedder();
+    const memory = createSqliteMemory({ path, embedder, logger: () => {} });
+    const health = await memory.healthCheck();
+    expect(health.vector.status).toBe("degraded");
+    expect(health.vector.reason).toMatch(/stored vectors have 3 dimensions/);
+    await memory.store({ key: "new", content: "The user drinks green tea" });
+    const [result] = await memory.recall("espresso", { mode: "hybrid" });
+    expect(result?.key).toBe("old");
+    expect(result!.explain!.degraded).toMatch(/stored vectors have 3 dimensions/);
+    await expect(memory.backfillEmbeddings()).rejects.toThrow(/Run reindex\(\) instead/);
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare("SELECT count(*) AS n FROM memory_vectors").get()).toEqual({ n: 1 });
+    raw.close();
+    expect((await memory.reindex()).embedded).toBe(2);
+    expect((await memory.healthCheck()).vector.status).toBe("ok");
+    await memory.close();
+  });
+});

@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, Memory, RetrievalSettings } from "@memory/api";
 import { afterEach, expect } from "vitest";
-import type { ConformanceOptions, FactoryContext } from "./conformance-options.js";
+import type { ConformanceOptions, FactoryContext, SharedStore } from "./conformance-options.js";
+import { requireFeature, UnmetDeclarationError } from "./declarations.js";
 
 /**
  * Tracks the instances a group opens and closes them after each test, so a failing assertion
@@ -11,32 +12,53 @@ export function useInstances(options: ConformanceOptions) {
   afterEach(async () => {
     await Promise.allSettled(open.splice(0).map((memory) => memory.close()));
   });
+  const create = async (
+    embedder?: EmbeddingProvider,
+    settings?: Partial<RetrievalSettings>,
+  ): Promise<Memory> => {
+    const memory = await options.create({
+      ...(embedder ? { embedder } : {}),
+      ...(settings ? { settings } : {}),
+    });
+    open.push(memory);
+    return memory;
+  };
   return {
-    async create(
-      embedder?: EmbeddingProvider,
-      settings?: Partial<RetrievalSettings>,
-    ): Promise<Memory> {
-      const memory = await options.create({
-        ...(embedder ? { embedder } : {}),
-        ...(settings ? { settings } : {}),
-      });
-      open.push(memory);
-      return memory;
-    },
+    create,
     /** A fresh instance opened with the whole context (e.g. an injected clock). */
     async createWith(context: FactoryContext): Promise<Memory> {
       const memory = await options.create(context);
       open.push(memory);
       return memory;
     },
+    /**
+     * A fresh instance opened with `embedder` that must have vector search (the `vectorSearch`
+     * precondition: fails, never skips, when the backend then has none).
+     */
+    async createVector(
+      embedder: EmbeddingProvider,
+      settings?: Partial<RetrievalSettings>,
+    ): Promise<Memory> {
+      const memory = await create(embedder, settings);
+      requireFeature(options, memory, "vectorSearch");
+      return memory;
+    },
     /** A shared store whose every `open` is tracked and closed after the test. */
     async shared(): Promise<{
       open(embedder?: EmbeddingProvider): Promise<Memory>;
       openWith(context: FactoryContext): Promise<Memory>;
+      location: SharedStore["location"];
     }> {
-      if (!options.createShared) throw new Error("createShared is required for this test");
+      if (!options.createShared)
+        throw new UnmetDeclarationError(
+          options.name,
+          "sharedStore",
+          "the createShared() option is missing",
+          "pass createShared (one store, opened several times), or remove the feature from supports",
+        );
       const store = await options.createShared();
       return {
+        location: store.location,
         async open(embedder?: EmbeddingProvider) {
           const memory = await store.open(embedder ? { embedder } : {});
           open.push(memory);

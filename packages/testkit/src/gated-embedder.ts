@@ -12,6 +12,8 @@ export function gatedEmbedder(inner: EmbeddingProvider, blocked = false) {
       })
     : Promise.resolve();
   const calls: string[][] = [];
+  // Tests wait for the n-th call instead of polling: resolved as soon as it is made.
+  const waiters: { count: number; resolve: () => void }[] = [];
   const provider: EmbeddingProvider = {
     name: inner.name,
     model: inner.model,
@@ -19,6 +21,10 @@ export function gatedEmbedder(inner: EmbeddingProvider, blocked = false) {
     fingerprint: inner.fingerprint,
     async embed(texts, options) {
       calls.push([...texts]);
+      for (const waiter of waiters.filter((waiter) => calls.length >= waiter.count)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
       await gate;
       return inner.embed(texts, options);
     },
@@ -26,5 +32,14 @@ export function gatedEmbedder(inner: EmbeddingProvider, blocked = false) {
       return (await provider.embed([text], options))[0]!;
     },
   };
-  return { provider, calls, release: () => release() };
+  return {
+    provider,
+    calls,
+    release: () => release(),
+    /** Resolves once the provider has been called `count` times (at once if it already was). */
+    called(count: number): Promise<void> {
+      if (calls.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ count, resolve }));
+    },
+  };
 }

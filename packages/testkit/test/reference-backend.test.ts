@@ -1,19 +1,12 @@
-import type { MemorySettings, RetrievalSettings } from "@memory/api";
 import { createInMemoryMemory, InMemoryStore, runConformanceSuite } from "../src/index.js";
-
-/** Library option names (camelCase, as groups pass them) to memory.toml names (snake_case). */
-function memoryToml(settings: Partial<RetrievalSettings> = {}): Partial<MemorySettings> {
-  return Object.fromEntries(
-    Object.entries(settings).map(([name, value]) => [
-      name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
-      value,
-    ]),
-  );
-}
+import { memoryToml } from "./memory-toml.js";
 
 // The reference backend passing every group is what proves the suite itself.
 runConformanceSuite({
   name: "in-memory reference",
+  // Not persistent, no background embedding worker, and one process only (an InMemoryStore
+  // shared between instances stands for one store opened twice).
+  supports: ["vectorSearch", "cjkSearch", "sharedStore"],
   create: async ({ embedder, settings, now }) =>
     createInMemoryMemory({
       ...(embedder ? { embedder } : {}),

@@ -4,13 +4,16 @@ export {
   categoryInput,
   contextInput,
   forgetInput,
+  historyInput,
   LIST_DEFAULT_LIMIT,
   listInput,
   namespaceInput,
   RECALL_DEFAULT_LIMIT,
   recallInput,
   storeInput,
+  supersedeInput,
   TOOL_INPUT_BOUNDS,
+  unsupersedeInput,
   writeSessionIdInput,
 } from "./input-schemas.js";
 export { memoryToolDefinitions } from "./memory-tool-definitions.js";

@@ -104,6 +104,22 @@ export const forgetInput = {
   key: z.string().min(1).describe("The exact key to delete."),
 };
 
+export const supersedeInput = {
+  oldKey: z
+    .string()
+    .min(1)
+    .describe("The exact key of the memory that is out of date (it is hidden, not deleted)."),
+  newKey: z.string().min(1).describe("The exact key of the memory that replaces it."),
+};
+
+export const unsupersedeInput = {
+  key: z.string().min(1).describe("The exact key of the superseded memory to bring back."),
+};
+
+export const historyInput = {
+  key: z.string().min(1).describe("The exact key whose earlier versions to list."),
+};
+
 export const listInput = {
   categories: categoriesInput,
   sessionId: sessionFilterInput,

@@ -2,14 +2,18 @@ import { RESULT_MAX_CHARS } from "./result-bounds.js";
 import { MEMORY_TOOL_NAMES, type MemoryToolAnnotations } from "./tool-definition.js";
 
 /**
- * Every memory tool a host may offer: the five of `memoryToolDefinitions`, then the three only
- * the MCP server runs (it reads memory files, and holds the turn settings and the chat model).
+ * Every memory tool a host may offer: the five of `memoryToolDefinitions`, then the ones only the
+ * MCP server runs (it reads memory files, holds the turn settings and the chat model, and offers
+ * the repair tools beside memory_get).
  */
 export const ALL_MEMORY_TOOL_NAMES = [
   ...MEMORY_TOOL_NAMES,
   "memory_get",
   "memory_consolidate",
   "memory_remember",
+  "memory_supersede",
+  "memory_unsupersede",
+  "memory_history",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -81,6 +85,27 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     description:
       "Remember one conversation turn, after you have answered it, when the user told you something lasting: a preference, a decision, a fact about themselves, their work or their projects. The turn is saved as it is, then the server's language model extracts each durable fact from it and saves it as its own core memory (updating the memory with the same subject). Pass the user's message verbatim and your reply. It costs a model call: skip turns with nothing lasting in them (use memory_consolidate for those, or nothing). If it fails, the turn itself is already saved; do not retry in a loop. To save one fact in your own words, use memory_store.",
     annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  memory_supersede: {
+    name: "memory_supersede",
+    title: "Mark a memory out of date",
+    description:
+      'Mark one memory as replaced by another, when a newer memory makes an older one wrong but both were stored under different keys (e.g. "The user moved to Munich" makes "The user lives in Berlin" out of date). The old memory is hidden from recall, not deleted, and memory_unsupersede brings it back. Both keys must exist: store the new fact first. To change a memory in place, call memory_store with its key instead.',
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  memory_unsupersede: {
+    name: "memory_unsupersede",
+    title: "Bring back a superseded memory",
+    description:
+      "Make a superseded memory current again, when it was wrongly marked out of date (by memory_supersede, or automatically because a newer memory seemed to contradict it). It is found by memory_recall again. Fails when the key does not exist or the memory is not superseded.",
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  memory_history: {
+    name: "memory_history",
+    title: "Earlier versions of a memory",
+    description:
+      'List what one memory said over time, newest first with the time each version was stored: storing under an existing key keeps the previous content as a version. Use it to answer "what did the user say before?" or to check what a correction replaced.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };
 

@@ -31,6 +31,13 @@ export function parsePort(value: string): number {
   return number;
 }
 
+/** `--workers`: server worker processes, 1 to 256. */
+export function parseWorkers(value: string): number {
+  const number = parseCount(value);
+  if (number < 1 || number > 256) throw new InvalidArgumentError("expected from 1 to 256 workers.");
+  return number;
+}
+
 /** Repeatable, comma-separated `--category core --category daily,notes`. */
 export function collectList(value: string, previous: string[] | undefined): string[] {
   const items = value

@@ -1,7 +1,7 @@
 import { MEMORY_SETTING_KEYS } from "@memory/api";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { maskTable, maskValue } from "../config/mask-secrets.js";
-import { ignoredSettingWarnings } from "../store/open-memory.js";
+import { unhonouredSettingWarnings } from "../store/open-memory.js";
 
 const ORIGIN: Record<string, string> = {
   flag: "--config",
@@ -28,7 +28,7 @@ const configShow: CommandHandler = async (context) => {
   const tables = maskTable(
     Object.fromEntries(Object.entries(config).filter(([name]) => name !== "memory")),
   );
-  const warnings = await ignoredSettingWarnings(config);
+  const warnings = await unhonouredSettingWarnings(config);
   context.output.result(
     { file: location.file ?? null, origin: location.origin, memory, tables, warnings },
     () => {

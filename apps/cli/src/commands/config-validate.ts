@@ -6,7 +6,7 @@ import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { findConfigFile } from "../config/find-config-file.js";
 import { loadCliConfigFile } from "../config/load-cli-config.js";
-import { ignoredSettingWarnings } from "../store/open-memory.js";
+import { unhonouredSettingWarnings } from "../store/open-memory.js";
 
 /**
  * `memory config validate [file]`: parses the file and checks `[memory]` against the schema
@@ -35,7 +35,7 @@ const configValidate: CommandHandler = async (context, args) => {
     const loaded = loadCliConfigFile(location, {});
     const tables = Object.keys(loaded.config).filter((name) => name !== "memory");
     // Valid, but a key the backend ignores is worth saying: someone expects it to work.
-    const warnings = await ignoredSettingWarnings(loaded.config);
+    const warnings = await unhonouredSettingWarnings(loaded.config);
     context.output.result(
       { valid: true, file: location.file, backend: loaded.config.memory.backend, tables, warnings },
       () => [

@@ -59,8 +59,8 @@ export async function describeStore(config: MemoryConfig): Promise<StoreDescript
 }
 
 /** Warnings about `[memory]` keys the configured backend declares it does not honour. */
-export async function ignoredSettingWarnings(config: MemoryConfig): Promise<string[]> {
-  return (await core()).configuredIgnoredSettingWarnings(config, { loadModule });
+export async function unhonouredSettingWarnings(config: MemoryConfig): Promise<string[]> {
+  return (await core()).configuredUnhonouredSettingWarnings(config, { loadModule });
 }
 
 /** The configured backend's `memory doctor` hints (undefined: none declared, or `none`). */

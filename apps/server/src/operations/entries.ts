@@ -103,12 +103,3 @@ export async function topCoreEntries(
   const entries = await scope.memory.topCore(input.limit ?? TOP_CORE_DEFAULT_LIMIT, { namespace });
   return withoutEmbeddings(entries);
 }
-
-/** Marks `oldKey` superseded by `newKey`; false when oldKey did not exist. */
-export async function markSuperseded(
-  input: { oldKey: string; newKey: string; namespace?: string | undefined },
-  scope: OperationScope,
-): Promise<boolean> {
-  const namespace = resolveNamespace(scope.access, input.namespace);
-  return scope.memory.markSuperseded(input.oldKey, input.newKey, { namespace });
-}

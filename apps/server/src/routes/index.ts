@@ -5,6 +5,7 @@ import { jobRoutes } from "./job-routes.js";
 import { memoryRoutes } from "./memory-routes.js";
 import { namespaceRoutes } from "./namespace-routes.js";
 import { recallRoutes } from "./recall-routes.js";
+import { repairRoutes } from "./repair-routes.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { turnRoutes } from "./turn-routes.js";
 
@@ -15,6 +16,7 @@ import { turnRoutes } from "./turn-routes.js";
 export const routes: RouteSpec[] = [
   ...healthRoutes,
   ...memoryRoutes,
+  ...repairRoutes,
   ...namespaceRoutes,
   ...recallRoutes,
   ...transferRoutes,

@@ -3,7 +3,6 @@ import {
   forgetEntry,
   getEntry,
   listEntries,
-  markSuperseded,
   storeEntry,
   topCoreEntries,
 } from "../operations/entries.js";
@@ -22,7 +21,6 @@ import {
   ForgetByKeyRequestSchema,
   GetByKeyRequestSchema,
   StoreRequestSchema,
-  SupersedeRequestSchema,
 } from "../wire/requests.js";
 import {
   ChainResponseSchema,
@@ -30,13 +28,12 @@ import {
   EntriesResponseSchema,
   EntryResponseSchema,
   ForgetResponseSchema,
-  SupersedeResponseSchema,
 } from "../wire/responses.js";
 
 const DOT_SEGMENT_NOTE = (method: string, bodyForm: string) =>
   `Keys made of dot segments ("." or "..") or holding "/" cannot travel in the path: URL normalization turns ${method} /v1/memories/.. into ${method} /v1/, whose 404 names the body form. Use POST ${bodyForm} for those.`;
 
-/** Entries one by one: store, get, forget, list, count, top core, supersession. */
+/** Entries one by one: store, get, forget, list, count, top core, supersession chain. */
 export const memoryRoutes = [
   defineRoute({
     method: "post",
@@ -169,19 +166,5 @@ export const memoryRoutes = [
       ...errorResponses,
     },
     handler: async (input) => json({ entries: await topCoreEntries(input.query, scopeOf(input)) }),
-  }),
-  defineRoute({
-    method: "post",
-    path: "/v1/supersede",
-    operationId: "markSuperseded",
-    summary: "Mark an entry superseded by a newer one (its text is kept for audit)",
-    tag: "memories",
-    body: SupersedeRequestSchema,
-    responses: {
-      200: { description: "Whether oldKey existed.", schema: SupersedeResponseSchema },
-      ...errorResponses,
-    },
-    handler: async (input) =>
-      json({ superseded: await markSuperseded(input.body, scopeOf(input)) }),
   }),
 ];

@@ -85,7 +85,33 @@ export const RecallRequestSchema = named(
 
 export const SupersedeRequestSchema = named(
   "SupersedeRequest",
-  z.object({ oldKey: z.string(), newKey: z.string(), namespace: namespace.optional() }).strict(),
+  z
+    .object({
+      oldKey: z.string().describe("The key of the older entry, to hide from recall (kept)."),
+      newKey: z.string().describe("The key of the entry that replaces it (must exist)."),
+      namespace: namespace.optional(),
+    })
+    .strict(),
+);
+/** `POST /v1/unsupersede`: restore a superseded entry. */
+export const UnsupersedeRequestSchema = named(
+  "UnsupersedeRequest",
+  z
+    .object({
+      key: z.string().min(1).describe("The superseded entry's key, exactly as stored."),
+      namespace: namespace.optional(),
+    })
+    .strict(),
+);
+/** Body form of a key's history, for keys a URL path cannot carry. */
+export const HistoryRequestSchema = named(
+  "HistoryRequest",
+  z
+    .object({
+      key: z.string().min(1).describe("The entry's key, exactly as stored."),
+      namespace: namespace.optional(),
+    })
+    .strict(),
 );
 
 export const ContextRequestSchema = named(

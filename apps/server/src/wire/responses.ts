@@ -72,7 +72,25 @@ export const PurgeResponseSchema = named(
 export const CountResponseSchema = named("CountResponse", z.object({ count: z.number().int() }));
 export const SupersedeResponseSchema = named(
   "SupersedeResponse",
-  z.object({ superseded: z.boolean().describe("False when oldKey did not exist.") }),
+  z.object({
+    superseded: z
+      .boolean()
+      .describe("Always true: a missing oldKey or newKey is a 404 NOT_FOUND, nothing changed."),
+    entry: MemoryEntrySchema.describe("The older entry, now superseded (its text is kept)."),
+    replacedBy: MemoryEntrySchema.describe("The entry that replaces it."),
+  }),
+);
+export const HistoryResponseSchema = named(
+  "HistoryResponse",
+  z.object({
+    key: z.string(),
+    namespace: z.string(),
+    versions: z
+      .array(MemoryEntrySchema)
+      .describe(
+        "Newest first: the entry itself (when it exists), then its earlier contents, kept as superseded entries under <key>::history:<n>; updatedAt is when each content was stored.",
+      ),
+  }),
 );
 export const ImportResponseSchema = named(
   "ImportResponse",

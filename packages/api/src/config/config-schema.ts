@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HISTORY_VERSIONS_DEFAULT, HISTORY_VERSIONS_MAX } from "../key-versions.js";
 
 /**
  * The `[memory]` table of `memory.toml`. Keys follow the seed configuration (snake_case); every
@@ -62,6 +63,16 @@ export const memorySettingsSchema = z
     vector_relevance_floor: z.number().min(-1).max(1).optional(),
     /** Cosine at which the vector part of relevance reaches 1. Default: the provider's, else 0.8. */
     vector_relevance_full: z.number().min(-1).max(1).optional(),
+    /**
+     * Earlier contents a same-key store keeps per key, as superseded versions (`memory history`);
+     * 0 keeps none. Bounded so a key rewritten every minute cannot grow without end.
+     */
+    history_versions: z
+      .number()
+      .int()
+      .min(0)
+      .max(HISTORY_VERSIONS_MAX)
+      .default(HISTORY_VERSIONS_DEFAULT),
     recall_cache_size: z.number().int().min(0).default(256),
     recall_cache_ttl_seconds: z.number().int().min(0).default(300),
     /**

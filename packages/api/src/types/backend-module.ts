@@ -1,7 +1,8 @@
-import type { MemoryConfig, MemorySettings } from "../config/config-schema.js";
+import type { MemoryConfig } from "../config/config-schema.js";
 import type { ChatModel } from "./chat-model.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { Memory } from "./memory.js";
+import type { UnhonouredSettings } from "./memory-driver.js";
 
 /** What `createMemory` hands to a backend package's factory. */
 export interface BackendContext {
@@ -33,12 +34,6 @@ export interface StoreDescription {
 }
 
 /**
- * The `[memory]` keys a backend does not honour, each with why (one clause, said to people as
- * is). `memory config` and every opening of the store warn when one of them is set.
- */
-export type IgnoredSettings = Partial<Record<keyof MemorySettings, string>>;
-
-/**
  * Advice `memory doctor` gives for this backend's stores, by configuration key (never by code
  * option). Each hook is optional; doctor falls back to generic advice without it.
  */
@@ -65,8 +60,12 @@ export interface BackendModule {
    * Backends without it are not described (`describeConfiguredStore` gives `undefined`).
    */
   describeStore?(config: MemoryConfig): StoreDescription;
-  /** Optional: the `[memory]` keys this backend does not honour (absent: it honours every one). */
-  ignoredSettings?: IgnoredSettings;
+  /**
+   * Optional: the `[memory]` keys this backend does not honour (absent: it honours every one).
+   * The driver declares them (`MemoryDriver.unhonouredSettings`); the module exports that same
+   * object, so `memory config` can warn without opening a store.
+   */
+  unhonouredSettings?: UnhonouredSettings;
   /** Optional: backend-specific advice for `memory doctor`. */
   doctorHints?: BackendDoctorHints;
 }

@@ -1,3 +1,4 @@
+import type { MemorySettings } from "../config/config-schema.js";
 import type { NormalizedFilter } from "../validation.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { FileBackedMemory } from "./file-backed.js";
@@ -21,6 +22,13 @@ export interface DriverContext {
   /** Where warnings go (adopted legacy data, a repaired index...). */
   logger: (message: string) => void;
 }
+
+/**
+ * The `[memory]` keys (as memory.toml spells them) a backend does not honour, each with why (one
+ * clause, said to people as is). `memory config` and every opening of the store warn when one of
+ * them is set to something other than its default.
+ */
+export type UnhonouredSettings = Readonly<Partial<Record<keyof MemorySettings, string>>>;
 
 /** Identity of an entry: `(namespace, key)`. */
 export interface EntryKey {
@@ -46,9 +54,12 @@ export interface EntryUpsert {
   vector?: ArrayLike<number>;
 }
 
-/** Marks `key` superseded by `supersededBy` (only if `key` exists). */
+/**
+ * Marks `key` superseded by `supersededBy` (only if `key` exists); `null` clears the mark, making
+ * the entry current again (`unsupersede`).
+ */
 export interface Supersession extends EntryKey {
-  supersededBy: string;
+  supersededBy: string | null;
 }
 
 /**
@@ -211,8 +222,11 @@ export interface MemoryDriver {
   readonly name: string;
   /** What this backend can do; `deferredEmbedding` says `defer_embedding` is honoured. */
   readonly capabilities: Capabilities;
-  /** `[memory]` settings (camelCase) this driver does not honour, so config can warn about them. */
-  readonly unhonouredSettings: readonly (keyof RetrievalSettings)[];
+  /**
+   * The `[memory]` keys this driver does not honour, with why; `{}` when it honours every one.
+   * The one declaration: the backend module exports this same object (`BackendModule`).
+   */
+  readonly unhonouredSettings: UnhonouredSettings;
   /** Opens (and migrates) the store; called once, and again only after a rejection. */
   open(context: DriverContext): Promise<void>;
   /** Releases what the driver created (never an injected client). Called once. */

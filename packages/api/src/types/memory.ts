@@ -140,7 +140,11 @@ export interface Memory extends AsyncDisposable {
   /** The file-backed extension, when `capabilities.fileBacked` (read it with `fileBackedOf`). */
   readonly files?: FileBackedMemory | undefined;
 
-  /** Upsert on `(namespace, key)`: content, category, importance, session and `updatedAt` change, `id` and `createdAt` stay. Clears `supersededBy`. */
+  /**
+   * Upsert on `(namespace, key)`: content, category, importance, session and `updatedAt` change,
+   * `id` and `createdAt` stay. Clears `supersededBy`. When the content changes, the previous
+   * content is kept as a version (see `history`), in the same write.
+   */
   store(input: StoreInput): Promise<MemoryEntry>;
   /** The entry, or `null` when absent. */
   get(key: string, options?: GetOptions): Promise<MemoryEntry | null>;
@@ -171,6 +175,20 @@ export interface Memory extends AsyncDisposable {
   topCore(limit: number, options?: KeyOptions): Promise<MemoryEntry[]>;
   /** Marks `oldKey` superseded by `newKey`; true when `oldKey` existed. */
   markSuperseded(oldKey: string, newKey: string, options?: KeyOptions): Promise<boolean>;
+  /**
+   * Makes a superseded entry current again (clears `supersededBy`, keeps everything else) and
+   * returns it. Throws NOT_FOUND when there is no entry under `key`, CONFLICT when it is not
+   * superseded, and INVALID_INPUT for a kept version's key (`<key>::history:<n>`: store its
+   * content under `<key>` to bring it back).
+   */
+  unsupersede(key: string, options?: KeyOptions): Promise<MemoryEntry>;
+  /**
+   * The versions of `key`, newest first: the entry itself (when it exists), then the earlier
+   * contents a same-key `store` replaced (kept under `<key>::history:<n>`, superseded by `key`,
+   * at most `history_versions` of them). Each has its `updatedAt`: when that content was stored.
+   * Empty when there is neither the entry nor a kept version.
+   */
+  history(key: string, options?: KeyOptions): Promise<MemoryEntry[]>;
   /**
    * Deletes, in one step, every entry that matches `filter` (one namespace, by default
    * `"default"`, or `allNamespaces`; optionally only some categories, only entries whose

@@ -49,7 +49,11 @@ export interface RecallStages {
   recent(filter: NormalizedFilter, limit: number): Promise<MemoryEntry[]>;
   /** Entries whose index terms match any search term, plus the namespace's term statistics. */
   keyword(request: KeywordStageRequest): Promise<KeywordStageResult>;
-  /** Whether vectors can be searched right now (provider present, fingerprint matches...). */
+  /**
+   * The driver's own reason vectors cannot be searched now (an index that failed to load, stored
+   * vectors of another size...), or usable. The facade checks the provider and the stored
+   * fingerprint first (`@memory/core`), so a driver does not repeat those rules.
+   */
   vectorAvailability(): VectorAvailability | Promise<VectorAvailability>;
   /**
    * The query's embedding (cached by the backend as it likes). Any error (provider down, wrong

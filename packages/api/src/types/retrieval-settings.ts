@@ -53,6 +53,11 @@ export interface RetrievalSettings {
   recallCacheSize: number;
   /** `recall_cache_ttl_seconds`. */
   recallCacheTtlSeconds: number;
+  /**
+   * `history_versions`: earlier contents a same-key store keeps per key (0 keeps none; at most
+   * 100; default 20).
+   */
+  historyVersions: number;
   /** `min_score`: default relevance threshold of recall. */
   minScore: number;
   /** `vector_relevance_floor`: cosine where vector relevance starts (unset: the provider's). */

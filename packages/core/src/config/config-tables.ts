@@ -35,6 +35,7 @@ export const CONFIG_TABLE_KEYS = {
     "embedding_probe_timeout_ms",
     "mcp",
     "access_log",
+    "workers",
   ],
 } as const satisfies Record<string, readonly string[]>;
 

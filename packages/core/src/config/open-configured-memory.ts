@@ -4,7 +4,7 @@ import { NoneMemory } from "../none-memory.js";
 import { hydrateFromSnapshot, shouldAutoHydrate } from "../snapshot/hydrate.js";
 import { configuredSnapshotPath } from "../snapshot/snapshot-path.js";
 import { loadBackend, loadPackage, type ModuleLoader } from "./backend-module.js";
-import { ignoredSettingWarnings } from "./ignored-settings.js";
+import { unhonouredSettingWarnings } from "./unhonoured-settings.js";
 
 /**
  * How much of the embedding stack the caller needs.
@@ -184,7 +184,7 @@ export async function openConfiguredMemory(
     );
   }
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  for (const warning of ignoredSettingWarnings(config, backend.ignoredSettings)) log(warning);
+  for (const warning of unhonouredSettingWarnings(config, backend.unhonouredSettings)) log(warning);
   const chatModel = await confirmingChatModel(config, options);
   const memory = await (backend as BackendModule).createMemoryFromConfig(config, {
     ...(chosen.provider ? { embedder: chosen.provider } : {}),

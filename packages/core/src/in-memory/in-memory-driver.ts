@@ -16,6 +16,7 @@ import {
   type RecallStages,
   type ScanPage,
   type ScanRequest,
+  type UnhonouredSettings,
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
@@ -42,7 +43,7 @@ function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
  */
 export class InMemoryDriver implements MemoryDriver {
   readonly name = "memory";
-  readonly unhonouredSettings = [] as const;
+  readonly unhonouredSettings: UnhonouredSettings = {};
   readonly capabilities: Capabilities = {
     keywordSearch: true,
     vectorSearch: true,
@@ -129,7 +130,9 @@ export class InMemoryDriver implements MemoryDriver {
       this.store.fingerprint ??= batch.vectorFingerprint;
     for (const supersession of batch.supersessions) {
       const row = rows.get(InMemoryStore.id(supersession.namespace, supersession.key));
-      if (row) row.entry.supersededBy = supersession.supersededBy;
+      const { supersededBy } = supersession;
+      if (row && supersededBy === null) delete row.entry.supersededBy;
+      else if (row && supersededBy !== null) row.entry.supersededBy = supersededBy;
       result.superseded.push(row !== undefined);
     }
     for (const { namespace, key } of batch.deletes)

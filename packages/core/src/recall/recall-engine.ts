@@ -4,35 +4,29 @@ import type {
   RecallExplain,
   RecallOptions,
   RecallStages,
-  SearchMode,
+  RetrievalSettings,
+  VectorCalibration,
   VectorStageHit,
-} from "@memory/api";
-import {
-  InvalidInputError,
-  type NormalizedFilter,
-  normalizeFilter,
-  type RetrievalSettings,
-  type VectorCalibration,
-  validateLimit,
-  validateQuery,
 } from "@memory/api";
 import { DEFAULT_RRF_K, rrfContribution } from "../algorithms/fusion.js";
 import { RecallCache } from "../algorithms/recall-cache.js";
 import { isMatchAllQuery, likeFallbackKeywords } from "../algorithms/search-terms.js";
-import { Adjacency, contextLifts } from "./conversation-context.js";
-import { type IntentWeights, intentFactor, queryIntent } from "./query-intent.js";
-import { compareKeys, finalizeResults, type ScoredCandidate } from "./recall-results.js";
-import { combinedRelevance, KeywordScorer, likeRelevance, vectorRelevance } from "./relevance.js";
+import { type IntentWeights, queryIntent } from "./query-intent.js";
+import {
+  addVectorHits,
+  applyRelevance,
+  type Candidate,
+  keywordCandidates,
+  measureCosines,
+  measureKeyword,
+  type RelevanceRule,
+} from "./recall-candidates.js";
+import { addContext } from "./recall-context.js";
+import { type RecallRequest as Request, recallRequest } from "./recall-request.js";
+import { finalizeResults, type ScoredCandidate } from "./recall-results.js";
+import { KeywordScorer, likeRelevance } from "./relevance.js";
 import { resolveVectorCalibration } from "./retrieval-settings.js";
 import { analyzeQuery, searchTerms } from "./text-analyzer.js";
-
-const MODES: readonly SearchMode[] = ["hybrid", "bm25", "embedding"];
-
-/**
- * How many of the best candidates bring their session neighbours into the candidates. 5, 10,
- * 20 and 40 gave the same LoCoMo numbers within 0.3 points; each anchor costs one lookup.
- */
-const CONTEXT_ANCHORS = 10;
 
 export interface RecallEngineOptions {
   stages: RecallStages;
@@ -43,24 +37,14 @@ export interface RecallEngineOptions {
   now?: () => number;
 }
 
-type Filter = NormalizedFilter & { namespace: string };
-
-interface Request {
-  query: string;
-  limit: number;
-  mode: SearchMode;
-  filter: Filter;
-  minScore: number;
-  explicitMinScore: boolean;
-  signal: AbortSignal | undefined;
-}
-
 /**
  * The recall pipeline, once for every backend (DESIGN section 4 as amended by the recall-engine
  * issue): validation, the hot cache, match-all queries, the keyword and vector stages supplied
  * by the backend, relevance scoring with exact parts for every candidate, ordering, decay,
  * thresholds, the LIKE fallback, degradation to keywords when the embedder is unavailable or
- * fails, and `explain`.
+ * fails, and `explain`. Its parts: the request rules (recall-request.ts), the candidates and
+ * their parts (recall-candidates.ts), conversational context (recall-context.ts) and the
+ * ordering of results (recall-results.ts).
  */
 export class RecallEngine {
   readonly #stages: RecallStages;
@@ -98,7 +82,7 @@ export class RecallEngine {
   }
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
-    const request = this.#request(query, options);
+    const request = recallRequest(query, options, this.#settings);
     if (request.limit === 0) return [];
     // The token costs a read (SQLite: PRAGMA data_version); only asked when caching.
     const token =
@@ -127,35 +111,6 @@ export class RecallEngine {
       // The injected clock, as `get` uses: expiry measured on two clocks never comes.
       this.#cache.set(cacheKey, request.filter.namespace, structuredClone(results), this.#now());
     return results;
-  }
-
-  #request(query: string, options: RecallOptions): Request {
-    validateQuery(query);
-    const limit = validateLimit(options.limit, 5);
-    const filter = normalizeFilter(options) as Filter;
-    const mode = options.mode ?? this.#settings.searchMode;
-    if (!MODES.includes(mode)) {
-      throw new InvalidInputError(
-        `mode must be hybrid, bm25 or embedding, got ${JSON.stringify(mode)}.`,
-      );
-    }
-    const explicitMinScore = options.minScore !== undefined;
-    if (
-      explicitMinScore &&
-      (typeof options.minScore !== "number" || Number.isNaN(options.minScore))
-    )
-      throw new InvalidInputError(
-        `minScore must be a number (0 keeps every result), got ${options.minScore}.`,
-      );
-    return {
-      query,
-      limit,
-      mode,
-      filter,
-      minScore: options.minScore ?? this.#settings.minScore,
-      explicitMinScore,
-      signal: options.signal,
-    };
   }
 
   #finalize(
@@ -245,130 +200,53 @@ export class RecallEngine {
 
     const scorer =
       keyword && terms.length > 0 ? new KeywordScorer(terms, keyword.statistics) : undefined;
-    const candidates = new Map<string, ScoredCandidate & { terms: string }>();
-    if (keyword && scorer) {
-      const ranked = keyword!.hits
-        .map((hit) => ({ hit, bm25: scorer.bm25(hit.terms) }))
-        .filter((item) => item.bm25 > 0)
-        .sort((a, b) => b.bm25 - a.bm25 || compareKeys(a.hit.entry, b.hit.entry))
-        .slice(0, pool);
-      ranked.forEach(({ hit, bm25 }, rank) => {
-        candidates.set(hit.entry.id, {
-          entry: hit.entry,
-          terms: hit.terms,
-          relevance: 0,
-          keywordRank: rank,
-          keywordScore: bm25,
-          keywordRelevance: scorer.relevance(bm25),
-        });
-      });
-    }
+    const candidates =
+      keyword && scorer ? keywordCandidates(keyword, scorer, pool) : new Map<string, Candidate>();
     const calibration = this.#calibration;
     if (vectorHits && queryVector) {
-      const sorted = [...vectorHits].sort(
-        (a, b) => b.cosine - a.cosine || compareKeys(a.entry, b.entry),
-      );
-      // A neighbour at cosine 0 or below is only the nearest of unrelated entries: it keeps its
-      // cosine (explain) but gets no rank, so rank fusion (`rrf`) counts it in no list.
-      let rank = 0;
-      for (const hit of sorted) {
-        const existing = candidates.get(hit.entry.id);
-        const parts = {
-          ...(hit.cosine > 0 ? { vectorRank: rank++ } : {}),
-          cosine: hit.cosine,
-          vectorRelevance: vectorRelevance(hit.cosine, calibration),
-        };
-        if (existing) Object.assign(existing, parts);
-        else
-          candidates.set(hit.entry.id, {
-            entry: hit.entry,
-            terms: hit.terms,
-            relevance: 0,
-            ...parts,
-          });
-      }
+      addVectorHits(candidates, vectorHits, calibration);
       // Exact parts for every candidate: the other stage's score is computed, never taken as 0.
       if (mode === "hybrid") {
-        const missing = [...candidates.values()].filter((c) => c.cosine === undefined);
-        if (missing.length > 0) {
-          const cosines = await stages.cosines(
-            missing.map((c) => c.entry.id),
-            queryVector,
+        const all = [...candidates.values()];
+        const noCosine = all.filter((c) => c.cosine === undefined);
+        await measureCosines(noCosine, stages, queryVector, calibration);
+        if (scorer)
+          measureKeyword(
+            all.filter((c) => c.keywordScore === undefined),
+            scorer,
           );
-          for (const candidate of missing) {
-            const cosine = cosines.get(candidate.entry.id);
-            if (cosine === undefined) continue;
-            candidate.cosine = cosine;
-            candidate.vectorRelevance = vectorRelevance(cosine, calibration);
-          }
-        }
-        if (scorer) {
-          for (const candidate of candidates.values()) {
-            if (candidate.keywordScore !== undefined) continue;
-            const bm25 = scorer.bm25(candidate.terms);
-            candidate.keywordScore = bm25;
-            candidate.keywordRelevance = scorer.relevance(bm25);
-          }
-        }
       }
     }
 
     const hybrid = mode === "hybrid" && !keywordOnly;
-    const weights = { keyword: this.#settings.keywordWeight, vector: this.#settings.vectorWeight };
-    const rrfK = this.#settings.rrfK ?? DEFAULT_RRF_K;
-    const intent = queryIntent(request.query, this.#settings.textLanguage, terms);
-    const ownRelevance = (candidate: ScoredCandidate): void => {
-      const base = hybrid
-        ? combinedRelevance(
-            {
-              keyword: scorer ? (candidate.keywordRelevance ?? 0) : undefined,
-              vector: candidate.vectorRelevance,
-            },
-            weights,
-          )
-        : !keywordOnly
-          ? (candidate.vectorRelevance ?? 0)
-          : (candidate.keywordRelevance ?? 0);
-      const factor = intentFactor(intent, candidate.entry.content, this.#intentWeights);
-      if (factor !== 1) candidate.intent = factor;
-      candidate.relevance = Math.min(1, base * factor);
+    const rule: RelevanceRule = {
+      hybrid,
+      keywordOnly,
+      scorer,
+      weights: { keyword: this.#settings.keywordWeight, vector: this.#settings.vectorWeight },
+      intent: queryIntent(request.query, this.#settings.textLanguage, terms),
+      intentWeights: this.#intentWeights,
     };
-    const list = [...candidates.values()];
+    const rrf = hybrid && this.#settings.mergeStrategy === "rrf";
+    const rrfK = this.#settings.rrfK ?? DEFAULT_RRF_K;
+    const list: Candidate[] = [...candidates.values()];
     for (const candidate of list) {
-      ownRelevance(candidate);
-      if (hybrid && this.#settings.mergeStrategy === "rrf") {
+      applyRelevance(candidate, rule);
+      if (rrf) {
         candidate.rrf =
           (candidate.keywordRank !== undefined ? rrfContribution(candidate.keywordRank, rrfK) : 0) +
           (candidate.vectorRank !== undefined ? rrfContribution(candidate.vectorRank, rrfK) : 0);
       }
     }
-    await this.#addContext(list, request, {
-      measure: async (found) => {
-        if (queryVector && !keywordOnly) {
-          const cosines = await stages.cosines(
-            found.map((c) => c.entry.id),
-            queryVector,
-          );
-          for (const candidate of found) {
-            const cosine = cosines.get(candidate.entry.id);
-            if (cosine === undefined) continue;
-            candidate.cosine = cosine;
-            candidate.vectorRelevance = vectorRelevance(cosine, calibration);
-          }
-        }
-        if (scorer && (hybrid || keywordOnly)) {
-          for (const candidate of found) {
-            const bm25 = scorer.bm25(candidate.terms);
-            candidate.keywordScore = bm25;
-            candidate.keywordRelevance = scorer.relevance(bm25);
-          }
-        }
-        for (const candidate of found) {
-          ownRelevance(candidate);
-          // Found by neither stage: no rank, so no rank-fusion value either.
-          if (hybrid && this.#settings.mergeStrategy === "rrf") candidate.rrf = 0;
-        }
-      },
+    await addContext(list, filter, this.#settings, stages, async (found) => {
+      if (queryVector && !keywordOnly)
+        await measureCosines(found, stages, queryVector, calibration);
+      if (scorer && (hybrid || keywordOnly)) measureKeyword(found, scorer);
+      for (const candidate of found) {
+        applyRelevance(candidate, rule);
+        // Found by neither stage: no rank, so no rank-fusion value either.
+        if (rrf) candidate.rrf = 0;
+      }
     });
     const source: RecallExplain["source"] = hybrid ? "hybrid" : keywordOnly ? "keyword" : "vector";
     const results = this.#finalize(list, request, source, {
@@ -381,57 +259,6 @@ export class RecallEngine {
     if (found || mode === "bm25") return this.#respond(results, transient);
     const like = await this.#likeFallback(request, pool, degraded);
     return this.#respond(like.length > 0 ? like : results, transient);
-  }
-
-  /**
-   * Conversational context (conversation-context.ts): the session neighbours of the best
-   * candidates join the candidates (their parts measured like any other's), then every
-   * candidate's relevance is raised by its context. Off when both weights are 0.
-   */
-  async #addContext(
-    list: (ScoredCandidate & { terms: string })[],
-    request: Request,
-    hooks: { measure(found: (ScoredCandidate & { terms: string })[]): Promise<void> },
-  ): Promise<void> {
-    const weights = {
-      neighborWeight: this.#settings.contextNeighborWeight,
-      sessionWeight: this.#settings.contextSessionWeight,
-    };
-    if (weights.neighborWeight <= 0 && weights.sessionWeight <= 0) return;
-    const adjacency = new Adjacency();
-    if (weights.neighborWeight > 0 && this.#stages.neighbors) {
-      const anchors = list
-        .filter((c) => c.entry.sessionId !== undefined && c.relevance > 0)
-        .sort((a, b) => b.relevance - a.relevance || compareKeys(a.entry, b.entry))
-        .slice(0, CONTEXT_ANCHORS);
-      if (anchors.length > 0) {
-        const neighbors = await this.#stages.neighbors(
-          anchors.map((c) => c.entry.id),
-          request.filter,
-        );
-        const known = new Set(list.map((c) => c.entry.id));
-        const found: (ScoredCandidate & { terms: string })[] = [];
-        for (const [id, hits] of neighbors) {
-          for (const hit of hits) {
-            adjacency.add(id, hit.entry.id);
-            if (known.has(hit.entry.id)) continue;
-            known.add(hit.entry.id);
-            found.push({ entry: hit.entry, terms: hit.terms, relevance: 0 });
-          }
-        }
-        if (found.length > 0) {
-          await hooks.measure(found);
-          list.push(...found);
-        }
-      }
-    }
-    const lifts = contextLifts(list, adjacency, weights);
-    for (const candidate of list) {
-      const lift = lifts.get(candidate.entry.id);
-      if (lift === undefined) continue;
-      candidate.context = lift;
-      candidate.relevance = Math.min(1, candidate.relevance + lift);
-    }
   }
 
   /** Results, marked uncacheable when they only stand in for a failed provider. */

@@ -18,6 +18,7 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   halfLifeDays: "half_life_days",
   recallCacheSize: "recall_cache_size",
   recallCacheTtlSeconds: "recall_cache_ttl_seconds",
+  historyVersions: "history_versions",
   minScore: "min_score",
   vectorRelevanceFloor: "vector_relevance_floor",
   vectorRelevanceFull: "vector_relevance_full",

@@ -5,7 +5,14 @@ import type {
   KeywordStatistics,
   QueryTerm,
 } from "@memory/api";
-import { BM25_B, BM25_K1, inverseDocumentFrequency, selectingTerms } from "@memory/core";
+import {
+  BM25_B,
+  BM25_K1,
+  cachedStatistics,
+  inverseDocumentFrequency,
+  type KeywordStatisticsCache,
+  selectingTerms,
+} from "@memory/core";
 import type { Database } from "../database.js";
 import { INDEXED_COLUMNS, type IndexedRow, rowToIndexed } from "../entry-row.js";
 import { filterConditions, type Tables, whereClause } from "../filter-sql.js";
@@ -91,13 +98,25 @@ export async function keywordHits(
   return result.rows.map(rowToIndexed);
 }
 
-/** The keyword stage: statistics first (their IDF ranks the selection), then the hits. */
+/**
+ * The keyword stage: statistics first (their IDF ranks the selection), then the hits. The
+ * statistics are counted once per change token (`token`, read before counting): a common
+ * term's count over the GIN index costs tens of milliseconds in a large namespace.
+ */
 export async function keywordStage(
   db: Database,
   tables: Tables,
   request: KeywordStageRequest,
+  cache: { statistics: KeywordStatisticsCache; token: () => Promise<unknown> },
 ): Promise<KeywordStageResult> {
-  const statistics = await namespaceStatistics(db, tables, request.filter.namespace, request.terms);
+  const { namespace } = request.filter;
+  const statistics = await cachedStatistics(
+    cache.statistics,
+    await cache.token(),
+    namespace,
+    request.terms,
+    (missing) => namespaceStatistics(db, tables, namespace, missing),
+  );
   const hits = await keywordHits(db, tables, request, statistics);
   return { hits, statistics };
 }

@@ -10,6 +10,7 @@ import type {
   VectorStageHit,
   VectorStageRequest,
 } from "@memory/api";
+import { KeywordStatisticsCache } from "@memory/core";
 import { readChangeToken } from "../change-token.js";
 import type { Database } from "../database.js";
 import type { Tables } from "../filter-sql.js";
@@ -40,6 +41,7 @@ export interface PostgresStagesOptions {
 export class PostgresRecallStages implements RecallStages {
   readonly #options: PostgresStagesOptions;
   readonly #queries: QueryEmbeddings | undefined;
+  readonly #statistics = new KeywordStatisticsCache();
 
   constructor(options: PostgresStagesOptions) {
     this.#options = options;
@@ -59,7 +61,10 @@ export class PostgresRecallStages implements RecallStages {
   }
 
   keyword(request: KeywordStageRequest): Promise<KeywordStageResult> {
-    return keywordStage(this.#options.db, this.#options.tables, request);
+    return keywordStage(this.#options.db, this.#options.tables, request, {
+      statistics: this.#statistics,
+      token: () => this.changeToken(),
+    });
   }
 
   vectorAvailability(): VectorAvailability {
@@ -116,5 +121,6 @@ export class PostgresRecallStages implements RecallStages {
   /** Drops the cached query embeddings (on close). */
   clear(): void {
     this.#queries?.clear();
+    this.#statistics.clear();
   }
 }

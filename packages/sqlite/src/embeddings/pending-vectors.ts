@@ -4,9 +4,8 @@ import type { Opened } from "../opened-store.js";
 const PENDING_AFTER = `SELECT m.doc_id, m.id, m.namespace, m.content_hash, m.content FROM memories m WHERE m.doc_id > ? AND NOT EXISTS
      (SELECT 1 FROM memory_vectors v WHERE v.doc_id = m.doc_id AND v.content_hash = m.content_hash) ORDER BY m.doc_id LIMIT ?`;
 
-/** Entries whose current content has no vector (0 when no provider is configured). */
+/** Entries whose current content has no vector. */
 export function pendingCount(opened: Opened): number {
-  if (!opened.embedder.provider) return 0;
   return (
     opened.statements
       .get(
@@ -20,7 +19,8 @@ export function pendingCount(opened: Opened): number {
 /**
  * The database is the queue: an entry whose content hash has no vector is pending, scanned by
  * doc id; a vector is written only where the content hash still matches (the guard against an
- * entry stored again while it was being embedded).
+ * entry stored again while it was being embedded). Whether vectors may be written at all (the
+ * provider's vector space) is the facade's rule, checked before it reads or saves any.
  */
 export function sqliteVectors(
   run: <T>(body: (opened: Opened) => T, transaction?: boolean) => Promise<T>,
@@ -28,8 +28,6 @@ export function sqliteVectors(
   return {
     pending: (after, limit) =>
       run((opened) => {
-        // Outside the provider's vector space nothing can be written: nothing is pending.
-        if (!opened.embedder.usable) return { entries: [], next: after };
         const rows = opened.statements
           .get(PENDING_AFTER)
           .all(typeof after === "number" ? after : 0, limit) as {
@@ -50,7 +48,6 @@ export function sqliteVectors(
     countPending: () => run(pendingCount),
     save: (vectors) =>
       run((opened) => {
-        if (!opened.embedder.usable) return 0;
         const find = opened.statements.get(
           "SELECT doc_id FROM memories WHERE id = ? AND content_hash = ?",
         );
@@ -62,13 +59,12 @@ export function sqliteVectors(
         }
         return written;
       }, true),
-    fingerprint: () => run((opened) => opened.embedder.storedFingerprint),
+    fingerprint: () => run((opened) => opened.space.fingerprint),
+    // The facade resets only with its provider, the one this store was opened with.
     reset: () =>
       run((opened) => {
         opened.vectors.clear();
-        opened.embedder.adoptProvider();
-      }, true).then(() =>
-        run((opened) => opened.vectors.reset(opened.embedder.provider?.dimensions ?? 0)),
-      ),
+        if (opened.provider) opened.space.record(opened.provider);
+      }, true).then(() => run((opened) => opened.vectors.reset(opened.provider?.dimensions ?? 0))),
   };
 }

@@ -21,6 +21,11 @@ export const BULK_LOADING_FUNCTION = "memory_bulk_loading";
  */
 export class BulkLoadGate {
   #watermark: number | undefined;
+  // Prepared once: a store that keeps a version writes a two-entry batch through this gate, and
+  // preparing these three statements each time cost more than the batch itself.
+  #statements:
+    | { watermark: Database.Statement; fts: Database.Statement; stats: Database.Statement }
+    | undefined;
 
   constructor(db: Database.Database) {
     db.function(BULK_LOADING_FUNCTION, { deterministic: false }, (docId) =>
@@ -33,9 +38,20 @@ export class BulkLoadGate {
    * rows. Must run inside the caller's write transaction (the watermark is only stable there).
    */
   loadBatch<T>(db: Database.Database, write: () => T): T {
-    const { watermark } = db
-      .prepare("SELECT coalesce(max(doc_id), 0) AS watermark FROM memories")
-      .get() as { watermark: number };
+    this.#statements ??= {
+      watermark: db.prepare("SELECT coalesce(max(doc_id), 0) AS watermark FROM memories"),
+      fts: db.prepare(
+        "INSERT INTO memories_fts (rowid, search_terms) SELECT doc_id, search_terms FROM memories WHERE doc_id > ?",
+      ),
+      stats: db.prepare(
+        `INSERT INTO namespace_stats (namespace, documents, terms)
+       SELECT namespace, count(*), sum(term_count) FROM memories WHERE doc_id > ? GROUP BY namespace
+       ON CONFLICT (namespace) DO UPDATE SET
+         documents = documents + excluded.documents, terms = terms + excluded.terms`,
+      ),
+    };
+    const statements = this.#statements;
+    const { watermark } = statements.watermark.get() as { watermark: number };
     this.#watermark = watermark;
     let result: T;
     try {
@@ -43,15 +59,8 @@ export class BulkLoadGate {
     } finally {
       this.#watermark = undefined;
     }
-    db.prepare(
-      "INSERT INTO memories_fts (rowid, search_terms) SELECT doc_id, search_terms FROM memories WHERE doc_id > ?",
-    ).run(watermark);
-    db.prepare(
-      `INSERT INTO namespace_stats (namespace, documents, terms)
-       SELECT namespace, count(*), sum(term_count) FROM memories WHERE doc_id > ? GROUP BY namespace
-       ON CONFLICT (namespace) DO UPDATE SET
-         documents = documents + excluded.documents, terms = terms + excluded.terms`,
-    ).run(watermark);
+    statements.fts.run(watermark);
+    statements.stats.run(watermark);
     return result;
   }
 }

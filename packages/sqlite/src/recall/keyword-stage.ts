@@ -1,5 +1,5 @@
 import type { KeywordStageRequest, KeywordStatistics, QueryTerm } from "@memory/api";
-import { selectingTerms } from "@memory/core";
+import { cachedStatistics, type KeywordStatisticsCache, selectingTerms } from "@memory/core";
 import { filterSql } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
 import { SEARCH_COLUMNS, type SearchRow } from "./search-row.js";
@@ -64,13 +64,23 @@ export function namespaceStatistics(
   return { documents, averageLength: stats!.terms / documents, documentFrequency };
 }
 
-/** Entries matching any term under the whole filter, best first by FTS5's rank, plus statistics. */
-export function keywordStage(
+/**
+ * Entries matching any term under the whole filter, best first by FTS5's rank, plus statistics
+ * (counted once per change of the file: `cache`).
+ */
+export async function keywordStage(
   statements: StatementCache,
+  cache: KeywordStatisticsCache,
   request: KeywordStageRequest,
-): { rows: SearchRow[]; statistics: KeywordStatistics } {
+): Promise<{ rows: SearchRow[]; statistics: KeywordStatistics }> {
   const { terms, filter, pool } = request;
-  const statistics = namespaceStatistics(statements, filter.namespace, terms);
+  const statistics = await cachedStatistics(
+    cache,
+    statements.writeVersion(),
+    filter.namespace,
+    terms,
+    (missing) => namespaceStatistics(statements, filter.namespace, missing),
+  );
   if (terms.length === 0 || pool <= 0 || statistics.documents === 0)
     return { rows: [], statistics };
   const selecting = selectingTerms(terms, statistics.documentFrequency);

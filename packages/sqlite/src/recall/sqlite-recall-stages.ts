@@ -9,7 +9,7 @@ import type {
   VectorStageHit,
   VectorStageRequest,
 } from "@memory/api";
-import { escapeLike } from "@memory/core";
+import { escapeLike, KeywordStatisticsCache } from "@memory/core";
 import { attachEmbeddings } from "../entry-queries.js";
 import { filterSql } from "../filter-sql.js";
 import type { Opened } from "../opened-store.js";
@@ -30,6 +30,9 @@ export class SqliteRecallStages implements RecallStages {
   readonly #opened: () => Opened;
   // Entry id -> doc id and content hash, for cosines() of keyword candidates.
   readonly #known = new Map<string, { docId: number; hash: string }>();
+  readonly #statistics = new KeywordStatisticsCache();
+  // The connection the cached statistics were counted on: a reopened file starts its counters over.
+  #statisticsOf: Opened["statements"] | undefined;
 
   constructor(opened: () => Opened) {
     this.#opened = opened;
@@ -51,18 +54,24 @@ export class SqliteRecallStages implements RecallStages {
   }
 
   async keyword(request: KeywordStageRequest): Promise<KeywordStageResult> {
-    const { rows, statistics } = keywordStage(this.#opened().statements, request);
+    const { statements } = this.#opened();
+    if (statements !== this.#statisticsOf) {
+      this.#statistics.clear();
+      this.#statisticsOf = statements;
+    }
+    const { rows, statistics } = await keywordStage(statements, this.#statistics, request);
     this.#remember(rows);
     return { hits: rows.map(toIndexedEntry), statistics };
   }
 
+  /** Only the store's own problem: the provider and fingerprint rules are the facade's. */
   vectorAvailability(): VectorAvailability {
-    const { embedder } = this.#opened();
-    return embedder.usable ? { usable: true } : { usable: false, reason: embedder.reason ?? "" };
+    const { problem } = this.#opened().space;
+    return problem === undefined ? { usable: true } : { usable: false, reason: problem };
   }
 
   embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    return this.#opened().embedder.embedQuery(query, signal);
+    return this.#opened().queries.embed(query, signal);
   }
 
   /**
@@ -121,38 +130,43 @@ export class SqliteRecallStages implements RecallStages {
 
   /**
    * The entries just before and after each given one in its session, by creation time then
-   * doc id (write order): two indexed lookups per entry (`memories_session_order`).
+   * doc id (write order): two indexed lookups per entry (`memories_session_order`), all in one
+   * statement (twenty statements cost a quarter of a small store's recall).
    */
   async neighbors(
     ids: readonly string[],
     filter: NormalizedFilter & { namespace: string },
   ): Promise<Map<string, IndexedEntry[]>> {
-    const { statements } = this.#opened();
-    const { where, params } = filterSql(filter);
-    const around = (before: boolean) =>
-      statements.get(
-        `SELECT ${SEARCH_COLUMNS} FROM memories a CROSS JOIN memories m
-         WHERE a.id = ? AND a.session_id IS NOT NULL
-           AND m.namespace = a.namespace AND m.session_id = a.session_id
-           AND ${
-             before
-               ? "(m.created_at < a.created_at OR (m.created_at = a.created_at AND m.doc_id < a.doc_id))"
-               : "(m.created_at > a.created_at OR (m.created_at = a.created_at AND m.doc_id > a.doc_id))"
-           }
-           AND ${where}
-         ORDER BY m.created_at ${before ? "DESC" : "ASC"}, m.doc_id ${before ? "DESC" : "ASC"} LIMIT 1`,
-      );
-    const previous = around(true);
-    const next = around(false);
     const result = new Map<string, IndexedEntry[]>();
-    const rows: SearchRow[] = [];
-    for (const id of ids) {
-      const found = [previous.get(id, ...params), next.get(id, ...params)].filter(
-        (row): row is SearchRow => row !== undefined,
-      );
-      if (found.length === 0) continue;
-      rows.push(...found);
-      result.set(id, found.map(toIndexedEntry));
+    if (ids.length === 0) return result;
+    const { where, params } = filterSql(filter);
+    const nearest = (before: boolean) =>
+      `SELECT m.doc_id FROM memories a CROSS JOIN memories m
+       WHERE a.id = anchors.id AND a.session_id IS NOT NULL
+         AND m.namespace = a.namespace AND m.session_id = a.session_id
+         AND ${
+           before
+             ? "(m.created_at < a.created_at OR (m.created_at = a.created_at AND m.doc_id < a.doc_id))"
+             : "(m.created_at > a.created_at OR (m.created_at = a.created_at AND m.doc_id > a.doc_id))"
+         }
+         AND ${where}
+       ORDER BY m.created_at ${before ? "DESC" : "ASC"}, m.doc_id ${before ? "DESC" : "ASC"} LIMIT 1`;
+    const rows = this.#opened()
+      .statements.get(
+        `WITH anchors(position, id) AS (SELECT key, value FROM json_each(?)),
+         near(position, side, doc) AS (
+           SELECT position, 0, (${nearest(true)}) FROM anchors
+           UNION ALL SELECT position, 1, (${nearest(false)}) FROM anchors)
+         SELECT near.position AS position, ${SEARCH_COLUMNS}
+         FROM near CROSS JOIN memories m ON m.doc_id = near.doc
+         ORDER BY near.position, near.side`,
+      )
+      .all(JSON.stringify(ids), ...params, ...params) as (SearchRow & { position: number })[];
+    for (const row of rows) {
+      const id = ids[row.position]!;
+      const found = result.get(id);
+      if (found) found.push(toIndexedEntry(row));
+      else result.set(id, [toIndexedEntry(row)]);
     }
     this.#remember(rows);
     return result;

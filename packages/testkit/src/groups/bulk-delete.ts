@@ -1,6 +1,7 @@
 import { type ImportEntry, type Memory, MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith } from "../declarations.js";
 import { caught, collect, keys, useInstances } from "../fixture.js";
 import { createTestEmbedder } from "../test-embedder.js";
 
@@ -185,9 +186,8 @@ export function bulkDeleteGroup(options: ConformanceOptions): void {
       expect(await allKeys(memory, "default")).toEqual(["kept"]);
     });
 
-    it("removes deleted entries from vector recall", async (context) => {
-      const memory = await instances.create(createTestEmbedder());
-      if (!memory.capabilities.vectorSearch) return context.skip();
+    itWith(options, "vectorSearch")("removes deleted entries from vector recall", async () => {
+      const memory = await instances.createVector(createTestEmbedder());
       await memory.store({
         key: "car",
         content: "My car needs new tyres before winter",

@@ -1,6 +1,7 @@
 import { MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith, requireFeature } from "../declarations.js";
 import { caught, collect, useInstances } from "../fixture.js";
 
 /** close() is idempotent; every operation afterwards fails with a typed error. */
@@ -68,11 +69,10 @@ export function closeGroup(options: ConformanceOptions): void {
       );
     });
 
-    it("keeps data across instances when persistent", async (context) => {
-      if (!options.createShared) return context.skip();
+    itWith(options, "persistent")("keeps data across instances (persistent)", async () => {
       const shared = await instances.shared();
       const first = await shared.open();
-      if (!first.capabilities.persistent) return context.skip();
+      requireFeature(options, first, "persistent");
       await first.store({ key: "k", content: "survives" });
       await first.close();
       const second = await shared.open();

@@ -16,8 +16,7 @@ export function concurrencyGroup(options: ConformanceOptions): void {
   }, () => {
     const instances = useInstances(options);
 
-    it("loses no write when two instances store different keys at once", async (context) => {
-      if (!options.createShared) return context.skip();
+    it("loses no write when two instances store different keys at once", async () => {
       const shared = await instances.shared();
       const [a, b] = [await shared.open(), await shared.open()];
       const rounds = 25;
@@ -40,8 +39,7 @@ export function concurrencyGroup(options: ConformanceOptions): void {
       expect(await b.count()).toBe(rounds * 8);
     });
 
-    it("keeps one id and the first createdAt when both instances upsert the same key at once", async (context) => {
-      if (!options.createShared) return context.skip();
+    it("keeps one id and the first createdAt when both instances upsert the same key at once", async () => {
       const shared = await instances.shared();
       const [a, b] = [await shared.open(), await shared.open()];
       for (let round = 0; round < 25; round++) {
@@ -62,8 +60,7 @@ export function concurrencyGroup(options: ConformanceOptions): void {
       expect(await a.count()).toBe(25);
     });
 
-    it("sees the other instance's writes in recall (no stale hot cache)", async (context) => {
-      if (!options.createShared) return context.skip();
+    it("sees the other instance's writes in recall (no stale hot cache)", async () => {
       const shared = await instances.shared();
       const [a, b] = [await shared.open(), await shared.open()];
       await a.store({ key: "one", content: "shared topic first" });
@@ -76,8 +73,7 @@ export function concurrencyGroup(options: ConformanceOptions): void {
       ]);
     });
 
-    it("counts correctly when a purge races with writes in another namespace", async (context) => {
-      if (!options.createShared) return context.skip();
+    it("counts correctly when a purge races with writes in another namespace", async () => {
       const shared = await instances.shared();
       const [a, b] = [await shared.open(), await shared.open()];
       for (let i = 0; i < 20; i++)

@@ -19,19 +19,16 @@ export function degradedRecallGroup(options: ConformanceOptions): void {
   describe(`${options.name}: degraded recall`, { timeout: options.timeoutMs ?? 60_000 }, () => {
     const instances = useInstances(options);
 
-    const seeded = async (): Promise<{ memory: Memory; embedder: TestEmbedder } | undefined> => {
+    const seeded = async (): Promise<{ memory: Memory; embedder: TestEmbedder }> => {
       const embedder = createTestEmbedder();
-      const memory = await instances.create(embedder);
-      if (!memory.capabilities.vectorSearch) return undefined;
+      const memory = await instances.createVector(embedder);
       for (const entry of ENTRIES) await memory.store({ ...entry, category: "core" });
       await memory.flush();
       return { memory, embedder };
     };
 
-    it("answers from keywords and says the provider failed when the embedder throws", async (context) => {
-      const setup = await seeded();
-      if (!setup) return context.skip();
-      const { memory, embedder } = setup;
+    it("answers from keywords and says the provider failed when the embedder throws", async () => {
+      const { memory, embedder } = await seeded();
       embedder.setFailing(true);
       // Queries never asked before, so neither results nor query vectors can come from a cache.
       for (const [mode, query, expected] of [
@@ -63,10 +60,8 @@ export function degradedRecallGroup(options: ConformanceOptions): void {
       expect(await memory.recall("zzqx", { mode: "embedding" })).toEqual([]);
     });
 
-    it("recalls normally again once the embedder works", async (context) => {
-      const setup = await seeded();
-      if (!setup) return context.skip();
-      const { memory, embedder } = setup;
+    it("recalls normally again once the embedder works", async () => {
+      const { memory, embedder } = await seeded();
       embedder.setFailing(true);
       const failed = await memory.recall("tyres winter", { mode: "hybrid" });
       expect(failed[0]!.explain!.degraded).toBeDefined();

@@ -27,13 +27,9 @@ export function earlyReturnGroup(options: ConformanceOptions): void {
   describe(`${options.name}: early return`, { timeout: options.timeoutMs ?? 60_000 }, () => {
     const instances = useInstances(options);
 
-    /** A store with the test embedder and the given settings; undefined when it cannot be tested. */
-    const open = async (
-      latte: number,
-      settings?: Partial<RetrievalSettings>,
-    ): Promise<Memory | undefined> => {
-      const memory = await instances.create(createTestEmbedder(), settings);
-      if (!memory.capabilities.vectorSearch) return undefined;
+    /** A store with the test embedder (vector search is this group's precondition) and the settings. */
+    const open = async (latte: number, settings?: Partial<RetrievalSettings>): Promise<Memory> => {
+      const memory = await instances.createVector(createTestEmbedder(), settings);
       if (settings) await expectSettingsApplied(instances);
       for (const entry of [...LATTE_ENTRIES.slice(0, latte), ESPRESSO, ...OTHERS])
         await memory.store({ ...entry, category: "core" });
@@ -41,9 +37,8 @@ export function earlyReturnGroup(options: ConformanceOptions): void {
       return memory;
     };
 
-    it("runs the vector stage when keyword hits are fewer than the limit, however decisive", async (context) => {
+    it("runs the vector stage when keyword hits are fewer than the limit, however decisive", async () => {
       const memory = await open(1, { ftsEarlyReturnScore: 0.1 });
-      if (!memory) return context.skip();
       const results = await memory.recall("latte", { mode: "hybrid", limit: 5, minScore: 0 });
       expect(results[0]!.key).toBe("latte-afternoon");
       expect(results[0]!.explain!.keywordRelevance).toBeGreaterThan(0.1);
@@ -58,9 +53,8 @@ export function earlyReturnGroup(options: ConformanceOptions): void {
       }
     });
 
-    it("returns early, from keywords, when hits fill the limit and the best is decisive", async (context) => {
+    it("returns early, from keywords, when hits fill the limit and the best is decisive", async () => {
       const memory = await open(3, { ftsEarlyReturnScore: 0.1 });
-      if (!memory) return context.skip();
       const results = await memory.recall("latte", { mode: "hybrid", limit: 2 });
       expect(results).toHaveLength(2);
       expect(keys(results).every((key) => key.startsWith("latte-"))).toBe(true);
@@ -75,10 +69,9 @@ export function earlyReturnGroup(options: ConformanceOptions): void {
       expect(more.every((result) => result.explain!.earlyReturn === undefined)).toBe(true);
     });
 
-    it("runs the vector stage when hits fill the limit but the best is below the setting", async (context) => {
+    it("runs the vector stage when hits fill the limit but the best is below the setting", async () => {
       // Keyword relevance stays below 1 by construction; 0.99 is out of reach for one word.
       const memory = await open(3, { ftsEarlyReturnScore: 0.99 });
-      if (!memory) return context.skip();
       const results = await memory.recall("latte", { mode: "hybrid", limit: 2 });
       expect(results).toHaveLength(2);
       for (const result of results) {
@@ -87,9 +80,8 @@ export function earlyReturnGroup(options: ConformanceOptions): void {
       }
     });
 
-    it("never returns early with the default settings", async (context) => {
+    it("never returns early with the default settings", async () => {
       const memory = await open(3);
-      if (!memory) return context.skip();
       for (const [query, limit] of [
         ["latte", 1],
         ["latte", 2],

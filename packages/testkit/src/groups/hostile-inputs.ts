@@ -1,6 +1,7 @@
 import { type Memory, MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith } from "../declarations.js";
 import { useInstances } from "../fixture.js";
 import {
   type HostileCase,
@@ -200,20 +201,22 @@ export function hostileInputsGroup(options: ConformanceOptions): void {
       await expectUntouched(memory);
     });
 
-    it("rejects embeddings of the wrong size or with non-finite values", async (context) => {
-      const embedder = createTestEmbedder();
-      const memory = await instances.create(embedder);
-      if (!memory.capabilities.vectorSearch) return context.skip();
-      await memory.store(SENTINEL);
-      for (const { name, value } of hostileEmbeddings(embedder.dimensions)) {
-        let error: unknown;
-        await memory
-          .store({ key: name, content: "x", embedding: value })
-          .catch((caught) => (error = caught));
-        expect(MemoryError.hasCode(error, "INVALID_INPUT"), name).toBe(true);
-        expect(await memory.get(name)).toBeNull();
-      }
-      await expectUntouched(memory);
-    });
+    itWith(options, "vectorSearch")(
+      "rejects embeddings of the wrong size or with non-finite values",
+      async () => {
+        const embedder = createTestEmbedder();
+        const memory = await instances.createVector(embedder);
+        await memory.store(SENTINEL);
+        for (const { name, value } of hostileEmbeddings(embedder.dimensions)) {
+          let error: unknown;
+          await memory
+            .store({ key: name, content: "x", embedding: value })
+            .catch((caught) => (error = caught));
+          expect(MemoryError.hasCode(error, "INVALID_INPUT"), name).toBe(true);
+          expect(await memory.get(name)).toBeNull();
+        }
+        await expectUntouched(memory);
+      },
+    );
   });
 }

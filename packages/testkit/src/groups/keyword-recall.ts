@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith, requireFeature } from "../declarations.js";
 import { keys, nextMillisecond, useInstances } from "../fixture.js";
 
 const CORPUS = [
@@ -153,17 +154,20 @@ export function keywordRecallGroup(options: ConformanceOptions): void {
       expect(keys(await memory.recall("kayak", { mode: "bm25" }))).toEqual([]);
     });
 
-    it("finds Chinese, Japanese and Korean text by a two-character word", async () => {
-      const memory = await instances.create();
-      if (!memory.capabilities.cjkSearch) return;
-      await memory.store({ key: "ja", content: "私は記憶力が良いです" });
-      await memory.store({ key: "zh", content: "我喜欢喝绿茶" });
-      await memory.store({ key: "ko", content: "저는 커피를 좋아합니다" });
-      await memory.store({ key: "en", content: "plain English text" });
-      expect(keys(await memory.recall("記憶", { mode: "bm25" }))).toEqual(["ja"]);
-      expect(keys(await memory.recall("绿茶", { mode: "bm25" }))).toEqual(["zh"]);
-      expect(keys(await memory.recall("커피", { mode: "bm25" }))).toEqual(["ko"]);
-    });
+    itWith(options, "cjkSearch")(
+      "finds Chinese, Japanese and Korean text by a two-character word",
+      async () => {
+        const memory = await instances.create();
+        requireFeature(options, memory, "cjkSearch");
+        await memory.store({ key: "ja", content: "私は記憶力が良いです" });
+        await memory.store({ key: "zh", content: "我喜欢喝绿茶" });
+        await memory.store({ key: "ko", content: "저는 커피를 좋아합니다" });
+        await memory.store({ key: "en", content: "plain English text" });
+        expect(keys(await memory.recall("記憶", { mode: "bm25" }))).toEqual(["ja"]);
+        expect(keys(await memory.recall("绿茶", { mode: "bm25" }))).toEqual(["zh"]);
+        expect(keys(await memory.recall("커피", { mode: "bm25" }))).toEqual(["ko"]);
+      },
+    );
 
     it("decays old non-core entries but not core ones", async () => {
       const memory = await instances.create();

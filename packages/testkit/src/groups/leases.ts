@@ -1,6 +1,7 @@
 import { type Lease, type Memory, MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith } from "../declarations.js";
 import { caught, useInstances } from "../fixture.js";
 
 /** A clock the test moves by hand; backends judge lease expiry by it. */
@@ -99,8 +100,7 @@ export function leasesGroup(options: ConformanceOptions): void {
       for (let i = 1; i < tokens.length; i++) expect(tokens[i]).toBeGreaterThan(tokens[i - 1]!);
     });
 
-    it("shares leases between instances over one store", async (context) => {
-      if (!options.createShared) return context.skip();
+    itWith(options, "sharedStore")("shares leases between instances over one store", async () => {
       const clock = manualClock();
       const shared = await instances.shared();
       const one = await shared.openWith({ now: clock.now });
@@ -113,6 +113,52 @@ export function leasesGroup(options: ConformanceOptions): void {
       expect(await one.releaseLease(lease)).toBe(false);
       expect(await one.acquireLease("hygiene", "process-1", 1000)).toBeNull();
     });
+
+    itWith(options, "sharedStore")(
+      "lets one of four instances over one store hold the lease at a time, tokens increasing",
+      async () => {
+        const shared = await instances.shared();
+        const memories: Memory[] = [];
+        for (let i = 0; i < 4; i++) memories.push(await shared.open());
+        const markers: { kind: "start" | "end"; token: number; holder: string }[] = [];
+        let inside = 0;
+        let mostInside = 0;
+        // Turns of the event loop, not wall time: the work inside and the wait after a refusal
+        // only let the other instances' queries interleave.
+        const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
+        await Promise.all(
+          memories.map(async (memory, i) => {
+            const holder = `instance-${i}`;
+            for (let wins = 0; wins < 8; ) {
+              // A TTL far longer than the work: a hand-over here only ever follows a release.
+              const lease = await memory.acquireLease("race", holder, 60_000);
+              if (!lease) {
+                await yieldTurn();
+                continue;
+              }
+              inside++;
+              mostInside = Math.max(mostInside, inside);
+              markers.push({ kind: "start", token: lease.token, holder });
+              await yieldTurn();
+              markers.push({ kind: "end", token: lease.token, holder });
+              inside--;
+              expect(await memory.releaseLease(lease)).toBe(true);
+              wins++;
+            }
+          }),
+        );
+        expect(mostInside).toBe(1);
+        expect(markers).toHaveLength(64);
+        let previous = 0;
+        for (let i = 0; i < markers.length; i += 2) {
+          const [start, end] = [markers[i]!, markers[i + 1]!];
+          expect([start.kind, end.kind]).toEqual(["start", "end"]);
+          expect(end.token).toBe(start.token);
+          expect(start.token).toBeGreaterThan(previous);
+          previous = start.token;
+        }
+      },
+    );
 
     it("gives exactly one of many concurrent acquirers the lease", async () => {
       const { memory } = await withClock();
@@ -172,15 +218,17 @@ export function leasesGroup(options: ConformanceOptions): void {
       });
     });
 
-    it("keeps job state per store: shared instances see it, a fresh store does not", async (context) => {
-      if (!options.createShared) return context.skip();
-      const shared = await instances.shared();
-      const one = await shared.open();
-      const two = await shared.open();
-      await one.setJobState("hygiene", { lastRunAt: "2030-01-01T00:00:00.000Z" });
-      expect(await two.getJobState("hygiene")).toEqual({ lastRunAt: "2030-01-01T00:00:00.000Z" });
-      const other: Memory = await instances.create();
-      expect(await other.getJobState("hygiene")).toBeNull();
-    });
+    itWith(options, "sharedStore")(
+      "keeps job state per store: shared instances see it, a fresh store does not",
+      async () => {
+        const shared = await instances.shared();
+        const one = await shared.open();
+        const two = await shared.open();
+        await one.setJobState("hygiene", { lastRunAt: "2030-01-01T00:00:00.000Z" });
+        expect(await two.getJobState("hygiene")).toEqual({ lastRunAt: "2030-01-01T00:00:00.000Z" });
+        const other: Memory = await instances.create();
+        expect(await other.getJobState("hygiene")).toBeNull();
+      },
+    );
   });
 }

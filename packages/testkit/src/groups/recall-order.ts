@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, ImportEntry, Memory, MemoryEntry, SearchMode } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith } from "../declarations.js";
 import { keys, useInstances } from "../fixture.js";
 import { seededRandom } from "../seeded-random.js";
 import { createTestEmbedder } from "../test-embedder.js";
@@ -144,8 +145,7 @@ export function recallOrderGroup(options: ConformanceOptions): void {
     });
 
     const independent = async (mode: SearchMode, embedder?: EmbeddingProvider) => {
-      const memory = await instances.create(embedder);
-      if (embedder && !memory.capabilities.vectorSearch) return false;
+      const memory = embedder ? await instances.createVector(embedder) : await instances.create();
       for (const entry of NAMESPACE_A)
         await memory.store({ ...entry, category: "core", namespace: "ns-a" });
       await memory.flush();
@@ -160,15 +160,17 @@ export function recallOrderGroup(options: ConformanceOptions): void {
       await memory.flush();
       expect(await memory.count({ namespace: "ns-b" })).toBe(bulk);
       expect(ranking(await recall())).toEqual(before);
-      return true;
     };
 
     it(`ranks and scores a namespace the same after ${bulk} entries with the query's words are imported into another (bm25)`, async () => {
       await independent("bm25");
     });
 
-    it(`ranks and scores a namespace the same after ${bulk} entries with the query's words are imported into another (hybrid)`, async (context) => {
-      if (!(await independent("hybrid", createTestEmbedder()))) context.skip();
-    });
+    itWith(options, "vectorSearch")(
+      `ranks and scores a namespace the same after ${bulk} entries with the query's words are imported into another (hybrid)`,
+      async () => {
+        await independent("hybrid", createTestEmbedder());
+      },
+    );
   });
 }

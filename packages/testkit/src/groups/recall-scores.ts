@@ -1,6 +1,7 @@
 import type { EmbeddingProvider, Memory, MemoryEntry, SearchMode } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith } from "../declarations.js";
 import { keys, useInstances } from "../fixture.js";
 import { createTestEmbedder } from "../test-embedder.js";
 
@@ -214,10 +215,9 @@ export function recallScoresGroup(options: ConformanceOptions): void {
       expect(await memory.recall("what is the", { mode: "bm25" })).toEqual([]);
     });
 
-    it("never counts a negative cosine as relevance", async (context) => {
+    itWith(options, "vectorSearch")("never counts a negative cosine as relevance", async () => {
       const embedder = createTestEmbedder();
-      const memory = await instances.create(embedder);
-      if (!memory.capabilities.vectorSearch) return context.skip();
+      const memory = await instances.createVector(embedder);
       const query = "weekend sailing lessons";
       const q = await embedder.embedOne(query);
       // A unit vector orthogonal to q: a basis vector minus its projection on q.
@@ -274,18 +274,20 @@ export function recallScoresGroup(options: ConformanceOptions): void {
       }
     });
 
-    it("falls back to LIKE, with the same score, when vectors find nothing relevant", async (context) => {
-      const memory = await instances.create(scoringEmbedder());
-      if (!memory.capabilities.vectorSearch) return context.skip();
-      await memory.store({ key: "logs", content: "error code in the logs" });
-      await memory.store({ key: "other", content: "the user likes tea" });
-      await memory.flush();
-      for (const mode of ["hybrid", "embedding"] as const) {
-        const results = await memory.recall("rror", { mode });
-        expect(keys(results), mode).toEqual(["logs"]);
-        expect(results[0]!.explain!.source, mode).toBe("like");
-        expect(results[0]!.score, mode).toBe(0.5);
-      }
-    });
+    itWith(options, "vectorSearch")(
+      "falls back to LIKE, with the same score, when vectors find nothing relevant",
+      async () => {
+        const memory = await instances.createVector(scoringEmbedder());
+        await memory.store({ key: "logs", content: "error code in the logs" });
+        await memory.store({ key: "other", content: "the user likes tea" });
+        await memory.flush();
+        for (const mode of ["hybrid", "embedding"] as const) {
+          const results = await memory.recall("rror", { mode });
+          expect(keys(results), mode).toEqual(["logs"]);
+          expect(results[0]!.explain!.source, mode).toBe("like");
+          expect(results[0]!.score, mode).toBe(0.5);
+        }
+      },
+    );
   });
 }

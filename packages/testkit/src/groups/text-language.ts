@@ -1,6 +1,7 @@
 import type { ImportEntry, Memory, RetrievalSettings } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
+import { itWith } from "../declarations.js";
 import { keys, useInstances } from "../fixture.js";
 
 const ENTRIES: ImportEntry[] = [
@@ -23,9 +24,8 @@ export function textLanguageGroup(options: ConformanceOptions): void {
     const recall = (memory: Memory, query: string) =>
       memory.recall(query, { mode: "bm25", limit: 10, minScore: 0 });
 
-    /** Opens of one shared store that apply settings (undefined without `createShared`). */
+    /** Opens of one shared store that apply settings. */
     const sharedWithSettings = async () => {
-      if (!options.createShared) return undefined;
       const shared = await instances.shared();
       const open = (settings: Partial<RetrievalSettings>) => shared.openWith({ settings });
       const probe = await open({ searchMode: "bm25" });
@@ -53,29 +53,31 @@ export function textLanguageGroup(options: ConformanceOptions): void {
       expect(keys(the)).toContain("other");
     });
 
-    it("reopening with another language re-indexes: the same answers as a store written with it", async (context) => {
-      const open = await sharedWithSettings();
-      if (!open) return context.skip();
-      const first = await open({ textLanguage: "english" });
-      await first.importEntries(ENTRIES);
-      expect(keys(await recall(first, "meeting")).sort()).toEqual(["plural", "singular"]);
-      await first.close();
+    itWith(options, "sharedStore")(
+      "reopening with another language re-indexes: the same answers as a store written with it",
+      async () => {
+        const open = await sharedWithSettings();
+        const first = await open({ textLanguage: "english" });
+        await first.importEntries(ENTRIES);
+        expect(keys(await recall(first, "meeting")).sort()).toEqual(["plural", "singular"]);
+        await first.close();
 
-      const reopened = await open({ textLanguage: "none" });
-      const fresh = await instances.create(undefined, { textLanguage: "none" });
-      await fresh.importEntries(ENTRIES);
-      for (const query of ["meeting", "meetings", "the garden", "weekly market"]) {
-        expect(scored(await recall(reopened, query)), query).toEqual(
-          scored(await recall(fresh, query)),
-        );
-      }
-      // Writes after the switch are indexed with the new language too.
-      await reopened.store({ key: "late", content: "Two more meetings" });
-      expect(keys(await recall(reopened, "meetings")).sort()).toEqual(["late", "plural"]);
-      await reopened.close();
+        const reopened = await open({ textLanguage: "none" });
+        const fresh = await instances.create(undefined, { textLanguage: "none" });
+        await fresh.importEntries(ENTRIES);
+        for (const query of ["meeting", "meetings", "the garden", "weekly market"]) {
+          expect(scored(await recall(reopened, query)), query).toEqual(
+            scored(await recall(fresh, query)),
+          );
+        }
+        // Writes after the switch are indexed with the new language too.
+        await reopened.store({ key: "late", content: "Two more meetings" });
+        expect(keys(await recall(reopened, "meetings")).sort()).toEqual(["late", "plural"]);
+        await reopened.close();
 
-      const back = await open({ textLanguage: "english" });
-      expect(keys(await recall(back, "meeting")).sort()).toEqual(["late", "plural", "singular"]);
-    });
+        const back = await open({ textLanguage: "english" });
+        expect(keys(await recall(back, "meeting")).sort()).toEqual(["late", "plural", "singular"]);
+      },
+    );
   });
 }

@@ -19,6 +19,7 @@ import { jobsCommand } from "./jobs.js";
 import { listCommand } from "./list.js";
 import { mcpCommand } from "./mcp.js";
 import { migrateCommand } from "./migrate.js";
+import { mineCommand } from "./mine.js";
 import { purgeCommand } from "./purge.js";
 import { recallCommand } from "./recall.js";
 import { reindexCommand } from "./reindex.js";
@@ -26,6 +27,7 @@ import { rememberCommand } from "./remember.js";
 import { serveCommand } from "./serve.js";
 import { snapshotCommand } from "./snapshot.js";
 import { storeCommand } from "./store.js";
+import { historyCommand, supersedeCommand, unsupersedeCommand } from "./supersede.js";
 import { workerCommand } from "./worker.js";
 
 /** Every command of `memory`, in the order `memory --help` lists them; one file each. */
@@ -37,10 +39,14 @@ export const COMMANDS: readonly CommandRegistration[] = [
   getCommand,
   listCommand,
   forgetCommand,
+  supersedeCommand,
+  unsupersedeCommand,
+  historyCommand,
   purgeCommand,
   countCommand,
   exportCommand,
   importCommand,
+  mineCommand,
   snapshotCommand,
   hydrateCommand,
   reindexCommand,

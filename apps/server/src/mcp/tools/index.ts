@@ -3,10 +3,13 @@ import { memoryConsolidate } from "./memory-consolidate.js";
 import { memoryContext } from "./memory-context.js";
 import { memoryForget } from "./memory-forget.js";
 import { memoryGet } from "./memory-get.js";
+import { memoryHistory } from "./memory-history.js";
 import { memoryList } from "./memory-list.js";
 import { memoryRecall } from "./memory-recall.js";
 import { memoryRemember } from "./memory-remember.js";
 import { memoryStore } from "./memory-store.js";
+import { memorySupersede } from "./memory-supersede.js";
+import { memoryUnsupersede } from "./memory-unsupersede.js";
 
 /** Every memory tool, in the order they are listed. */
 export const MEMORY_TOOLS: readonly McpTool[] = [
@@ -16,6 +19,9 @@ export const MEMORY_TOOLS: readonly McpTool[] = [
   memoryGet,
   memoryForget,
   memoryList,
+  memorySupersede,
+  memoryUnsupersede,
+  memoryHistory,
   memoryConsolidate,
   memoryRemember,
 ] as unknown as readonly McpTool[];

@@ -1,20 +1,20 @@
-import type { MemoryConfig, MemorySettings } from "@memory/api";
+import type { MemoryConfig, UnhonouredSettings } from "@memory/api";
 import { loadBackend, type ModuleLoader } from "./backend-module.js";
 import { defaultConfig } from "./load-config.js";
 
 /**
  * One warning per `[memory]` key the configured backend declares it does not honour
- * (`BackendModule.ignoredSettings`) and that is set: its value differs from the default, so
- * someone chose it (an explicit default changes nothing and is not worth a word).
+ * (`unhonouredSettings`) and that is set: its value differs from the default, so someone chose
+ * it (an explicit default changes nothing and is not worth a word).
  */
-export function ignoredSettingWarnings(
+export function unhonouredSettingWarnings(
   config: MemoryConfig,
-  ignored: Partial<Record<keyof MemorySettings, string>> | undefined,
+  unhonoured: UnhonouredSettings | undefined,
 ): string[] {
-  if (!ignored) return [];
+  if (!unhonoured) return [];
   const defaults = defaultConfig().memory as Record<string, unknown>;
   const settings = config.memory as Record<string, unknown>;
-  return Object.entries(ignored)
+  return Object.entries(unhonoured)
     .filter(([key]) => settings[key] !== undefined && settings[key] !== defaults[key])
     .map(
       ([key, why]) =>
@@ -22,12 +22,12 @@ export function ignoredSettingWarnings(
     );
 }
 
-/** `ignoredSettingWarnings` for the configured backend, loading its package; none for `none`. */
-export async function configuredIgnoredSettingWarnings(
+/** `unhonouredSettingWarnings` for the configured backend, loading its package; none for `none`. */
+export async function configuredUnhonouredSettingWarnings(
   config: MemoryConfig,
   options: { loadModule?: ModuleLoader } = {},
 ): Promise<string[]> {
   if (config.memory.backend === "none") return [];
   const { backend } = await loadBackend(config, options.loadModule);
-  return ignoredSettingWarnings(config, backend.ignoredSettings);
+  return unhonouredSettingWarnings(config, backend.unhonouredSettings);
 }

@@ -1,0 +1,124 @@
+import type { KeywordStatistics, QueryTerm } from "@memory/api";
+
+/**
+ * Term statistics kept across recalls at most this many terms in all; past it the cache starts
+ * over (a bound, DESIGN section 4). A conversation's queries reuse a few thousand terms.
+ */
+export const STATISTICS_CACHE_MAX_TERMS = 20_000;
+
+/** What a keyword stage knows of one namespace before it counts anything. */
+export interface CachedStatistics {
+  documents: number;
+  averageLength: number;
+  /** Per query term (same order): its cached document frequency, or undefined (count it). */
+  documentFrequency: (number | undefined)[];
+}
+
+interface NamespaceStatistics {
+  documents: number;
+  averageLength: number;
+  frequency: Map<string, number>;
+}
+
+/** A prefix term counts its prefix and its stem: all three parts name what is counted. */
+const termKey = (term: QueryTerm): string =>
+  term.prefix ? `${term.text}*${term.stem ?? ""}` : term.text;
+
+/**
+ * Namespace-local BM25 statistics (entry count, mean length, document frequencies) held
+ * between recalls while the store's change token stays the same. Counting how many entries
+ * hold a common term is the one keyword-stage cost that grows with the store (PostgreSQL
+ * counts the term's rows over the GIN index on every recall); with the cache a term is
+ * counted once per change of the store, so a common term costs what a rare one does.
+ *
+ * The token is the backend's: it must change on every committed write of any connection, and
+ * be `undefined` when no safe value exists (a write in progress): then nothing is read from or
+ * kept in the cache. Any new token drops everything, since one write can move every namespace's
+ * mean length or frequencies of its own namespace.
+ */
+export class KeywordStatisticsCache {
+  readonly #maxTerms: number;
+  #token: unknown;
+  #terms = 0;
+  readonly #namespaces = new Map<string, NamespaceStatistics>();
+
+  constructor(maxTerms = STATISTICS_CACHE_MAX_TERMS) {
+    this.#maxTerms = maxTerms;
+  }
+
+  /** The cached part of a namespace's statistics under `token`, or undefined (count all). */
+  get(
+    token: unknown,
+    namespace: string,
+    terms: readonly QueryTerm[],
+  ): CachedStatistics | undefined {
+    if (token === undefined || token !== this.#token) return undefined;
+    const cached = this.#namespaces.get(namespace);
+    if (!cached) return undefined;
+    return {
+      documents: cached.documents,
+      averageLength: cached.averageLength,
+      documentFrequency: terms.map((term) => cached.frequency.get(termKey(term))),
+    };
+  }
+
+  /** Keeps statistics counted while `token` was current (read before the counting began). */
+  set(
+    token: unknown,
+    namespace: string,
+    terms: readonly QueryTerm[],
+    statistics: KeywordStatistics,
+  ): void {
+    if (token === undefined) return;
+    if (token !== this.#token || this.#terms + terms.length > this.#maxTerms) this.clear();
+    this.#token = token;
+    let cached = this.#namespaces.get(namespace);
+    if (!cached) {
+      cached = { ...statistics, frequency: new Map() };
+      this.#namespaces.set(namespace, cached);
+    }
+    terms.forEach((term, index) => {
+      const key = termKey(term);
+      if (cached.frequency.has(key)) return;
+      cached.frequency.set(key, statistics.documentFrequency[index] ?? 0);
+      this.#terms++;
+    });
+  }
+
+  clear(): void {
+    this.#namespaces.clear();
+    this.#terms = 0;
+    this.#token = undefined;
+  }
+}
+
+/**
+ * The statistics of `terms` in one namespace: the cached frequencies, and `count` (the
+ * backend's query) for the rest, asked only for the terms the cache lacks. `count` returns the
+ * namespace's entry count and mean length with the frequencies of the terms it is given.
+ */
+export async function cachedStatistics(
+  cache: KeywordStatisticsCache,
+  token: unknown,
+  namespace: string,
+  terms: readonly QueryTerm[],
+  count: (terms: readonly QueryTerm[]) => KeywordStatistics | Promise<KeywordStatistics>,
+): Promise<KeywordStatistics> {
+  const cached = cache.get(token, namespace, terms);
+  const missing = cached
+    ? terms.filter((_, index) => cached.documentFrequency[index] === undefined)
+    : terms;
+  if (cached && missing.length === 0)
+    return { ...cached, documentFrequency: cached.documentFrequency as number[] };
+  const counted = await count(missing);
+  cache.set(token, namespace, missing, counted);
+  if (!cached) return counted;
+  let next = 0;
+  return {
+    documents: counted.documents,
+    averageLength: counted.averageLength,
+    documentFrequency: cached.documentFrequency.map(
+      (df) => df ?? counted.documentFrequency[next++] ?? 0,
+    ),
+  };
+}

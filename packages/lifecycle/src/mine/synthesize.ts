@@ -1,0 +1,163 @@
+import { type ChatModel, type Memory, MemoryError } from "@memory/api";
+import { computeImportance } from "@memory/core";
+import { z } from "zod";
+import { completeJson } from "../chat-json.js";
+
+/** What `--synthesize` extracts: lasting facts a later session needs. */
+export const SYNTHESIS_KINDS = ["decision", "preference", "milestone", "problem"] as const;
+
+/** A conversation's text sent to the model is cut here, at an exchange boundary. */
+export const SYNTHESIS_INPUT_CHARS = 24_000;
+
+export const synthesisSchema = z.object({
+  facts: z
+    .array(
+      z.object({
+        content: z.string().trim().min(1).max(2000),
+        kind: z.enum(SYNTHESIS_KINDS),
+        /** 1-based number of the exchange the fact comes from, as numbered in the prompt. */
+        exchange: z.number().int().min(1),
+      }),
+    )
+    .max(20),
+});
+
+export const SYNTHESIS_SYSTEM_PROMPT = [
+  "You read a past conversation between a user and an assistant, cut into numbered exchanges,",
+  "and extract the durable facts a later session needs: decisions taken, the user's preferences,",
+  "milestones reached, problems found (and how they were solved). Not durable: greetings,",
+  "questions without an answer, one-off requests. Answer with only a JSON object:",
+  '{"facts": [{"content": "one self-contained sentence", "kind": "decision" | "preference" |',
+  '"milestone" | "problem", "exchange": <the number of the exchange it comes from>}]}.',
+  'No durable fact: {"facts": []}.',
+].join(" ");
+
+/** One imported conversation, as `mine` hands it to synthesis. */
+export interface SynthesisSource {
+  sessionId: string;
+  namespace: string;
+  exchanges: { key: string; content: string }[];
+}
+
+export interface SynthesisReport {
+  /** Facts the model returned. */
+  extracted: number;
+  /** Facts stored as core entries. */
+  saved: number;
+  /** Conversations whose model call failed, plus facts whose store failed. */
+  failed: number;
+  /** What failed, one line each (the import itself is kept). */
+  problems: string[];
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .split("_")
+    .slice(0, 6)
+    .join("_")
+    .slice(0, 48);
+}
+
+/**
+ * The key of a fact: its source exchange's key, `/fact/`, its kind and first words. The prefix
+ * before `/fact/` is the link to the exchange it came from (`memory get <that key>`), until
+ * relations land; the same fact extracted again upserts the same key.
+ */
+export function synthesizedFactKey(exchangeKey: string, kind: string, content: string): string {
+  return `${exchangeKey}/fact/${kind}_${slug(content) || "note"}`;
+}
+
+/**
+ * The exchanges the model is shown: from the first, while they fit in SYNTHESIS_INPUT_CHARS
+ * (at least one, cut to the bound). `mine` keeps only these while it imports, so synthesis never
+ * holds a whole export's text in memory.
+ */
+export function promptExchanges<T extends { content: string }>(exchanges: readonly T[]): T[] {
+  const kept: T[] = [];
+  let size = 0;
+  for (const exchange of exchanges) {
+    const length = exchange.content.length + 20;
+    if (size + length > SYNTHESIS_INPUT_CHARS && kept.length > 0) break;
+    kept.push(exchange);
+    size += length;
+  }
+  return kept;
+}
+
+function prompt(source: SynthesisSource): string {
+  return source.exchanges
+    .map((exchange, position) =>
+      `## Exchange ${position + 1}\n${exchange.content}`.slice(0, SYNTHESIS_INPUT_CHARS),
+    )
+    .join("\n\n");
+}
+
+/**
+ * Extracts durable facts from imported conversations, one model call per conversation, and
+ * stores each with `memory.store` as a `core` entry (so conflict handling on store applies).
+ * Every failure is counted and described; none throws, so the import that ran before stays.
+ */
+export async function synthesize(
+  memory: Memory,
+  sources: readonly SynthesisSource[],
+  options: { chatModel: ChatModel; signal?: AbortSignal },
+): Promise<SynthesisReport> {
+  const report: SynthesisReport = { extracted: 0, saved: 0, failed: 0, problems: [] };
+  for (const source of sources) {
+    if (options.signal?.aborted) break;
+    let facts: z.infer<typeof synthesisSchema>["facts"];
+    try {
+      ({
+        value: { facts },
+      } = await completeJson(
+        options.chatModel,
+        [
+          { role: "system", content: SYNTHESIS_SYSTEM_PROMPT },
+          { role: "user", content: prompt(source) },
+        ],
+        synthesisSchema,
+        {
+          task: "mine-synthesize",
+          check: ({ facts }) =>
+            facts
+              .filter((fact) => fact.exchange > source.exchanges.length)
+              .map(
+                (fact) =>
+                  `exchange ${fact.exchange} does not exist (the last is ${source.exchanges.length})`,
+              ),
+          ...(options.signal ? { signal: options.signal } : {}),
+          context: `The conversation ${source.sessionId} stays imported; no fact was extracted from it.`,
+        },
+      ));
+    } catch (error) {
+      if (!MemoryError.isInstance(error)) throw error;
+      report.failed++;
+      report.problems.push(`${source.sessionId}: ${error.message}`);
+      continue;
+    }
+    report.extracted += facts.length;
+    for (const fact of facts) {
+      const exchange = source.exchanges[fact.exchange - 1]!;
+      try {
+        await memory.store({
+          key: synthesizedFactKey(exchange.key, fact.kind, fact.content),
+          content: fact.content,
+          category: "core",
+          namespace: source.namespace,
+          sessionId: source.sessionId,
+          importance: computeImportance(fact.content, "core"),
+        });
+        report.saved++;
+      } catch (error) {
+        if (!MemoryError.isInstance(error)) throw error;
+        report.failed++;
+        report.problems.push(`${exchange.key}: ${error.message}`);
+      }
+    }
+  }
+  return report;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Keyword recall on one small conversation store against the bare FTS5 query a hand-written app
+// would run over the same rows (the "419-entry small store" of issues 22 and 29: LoCoMo conv-26,
+// 419 turns). Reads the LoCoMo kit's exported inputs; run `pnpm exec turbo run build` first.
+//
+//   node /work/shared/eval/locomo/locomo.mjs --export /tmp/locomo-export --out /tmp/locomo-x
+//   node packages/sqlite/bench/small-store.mjs /tmp/locomo-export [--namespace conv-26] [--rounds 5]
+//   node packages/sqlite/bench/small-store.mjs /tmp/locomo-export --sizes 419,1000,10000
+//
+// `--sizes` measures one store per size in one run (issue 29: 400, 1k and 10k entries of
+// conversational text): the namespace's own turns first, then the export's other conversations'
+// turns, then the same turns again as further sessions (keys and session ids suffixed `#2`,
+// `#3`, ...) until the size is reached, all in the one namespace whose questions are asked.
+// Without it, the store holds the namespace's own turns only (419 for conv-26).
+//
+// Both sides run in one process on one file, interleaved query by query, so machine load hits
+// them alike; the p50 ratio is the result (absolute numbers move with the machine). Not a test:
+// nothing is asserted.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { createSqliteMemory } from "@memory/sqlite";
+import Database from "better-sqlite3";
+
+// The analyzer moved from @memory/api to @memory/core with the facade (issue 22); the fallback
+// lets this one file measure the commit before the facade too.
+const { analyzeQuery, searchTerms } = await import("@memory/core").catch(
+  () => import("@memory/api"),
+);
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const exportDir = args[0];
+if (!exportDir || exportDir.startsWith("--")) {
+  process.stderr.write("usage: small-store.mjs EXPORT_DIR [--namespace conv-26] [--rounds 5]\n");
+  process.exit(2);
+}
+const namespace = option("--namespace", "conv-26");
+const rounds = Number(option("--rounds", "5"));
+const sizes = option("--sizes", "").split(",").filter(Boolean).map(Number);
+const readJsonl = (file) =>
+  fs
+    .readFileSync(path.join(exportDir, file), "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+const allTurns = readJsonl("corpus.jsonl");
+const ownTurns = allTurns.filter((line) => line.namespace === namespace);
+const turns = [...ownTurns, ...allTurns.filter((line) => line.namespace !== namespace)];
+/** The first `size` turns of the namespace's, then the others', then repeated as new sessions. */
+const corpusOf = (size) =>
+  Array.from({ length: size }, (_, index) => {
+    const line = turns[index % turns.length];
+    const copy = Math.floor(index / turns.length);
+    return copy === 0
+      ? line
+      : { ...line, key: `${line.key}#${copy + 1}`, session_id: `${line.session_id}#${copy + 1}` };
+  });
+const matchOf = (query) =>
+  searchTerms(analyzeQuery(query))
+    .map((term) => `"${term.text}"`)
+    .join(" OR ");
+// A question with no search term (only stop words) has no bare query to compare with.
+const queries = readJsonl("queries.jsonl")
+  .filter((line) => line.namespace === namespace && matchOf(line.text) !== "")
+  .map((line) => ({ text: line.text, match: matchOf(line.text) }));
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function measure(corpus) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-small-store-"));
+  const file = path.join(dir, "small.db");
+  // No embedder and the hot cache off: every recall runs the keyword stage (queries repeat across
+  // rounds, so a cache would answer all but the first round).
+  const memory = createSqliteMemory({ path: file, recallCacheSize: 0, logger: () => {} });
+  try {
+    const report = await memory.importEntries(
+      corpus.map((line) => ({
+        key: line.key,
+        content: line.content,
+        namespace,
+        sessionId: line.session_id,
+        category: "core",
+        createdAt: `${line.timestamp_iso}.000Z`,
+        updatedAt: `${line.timestamp_iso}.000Z`,
+      })),
+    );
+    if (report.imported !== corpus.length) {
+      throw new Error(`imported ${report.imported} of ${corpus.length} entries`);
+    }
+    const db = new Database(file, { readonly: true });
+    // The same analyzed terms, the same namespace, the entry rows of the top 10 (what recall returns).
+    const bare = db.prepare(
+      `SELECT m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance,
+            m.superseded_by, m.created_at, m.updated_at
+     FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
+     WHERE memories_fts MATCH ? AND m.namespace = ? AND m.superseded_by IS NULL
+     ORDER BY rank LIMIT 10`,
+    );
+    const recallOptions = { namespace, mode: "bm25", limit: 10, minScore: 0 };
+    const recallTimes = [];
+    const bareTimes = [];
+    // CPU time of the process as well (user + system, getrusage): on a loaded machine a query
+    // waiting for a core inflates wall time, not CPU time.
+    const recallCpu = [];
+    const bareCpu = [];
+    const cpuMs = (since) => {
+      const used = process.cpuUsage(since);
+      return (used.user + used.system) / 1000;
+    };
+    // Round 0 warms the JIT, the statement caches and the page cache; it is not counted.
+    for (let round = 0; round <= rounds; round++) {
+      for (const { text, match } of queries) {
+        let cpu = process.cpuUsage();
+        let start = performance.now();
+        await memory.recall(text, recallOptions);
+        const recallMs = performance.now() - start;
+        const recallCpuMs = cpuMs(cpu);
+        cpu = process.cpuUsage();
+        start = performance.now();
+        bare.all(match, namespace);
+        const bareMs = performance.now() - start;
+        const bareCpuMs = cpuMs(cpu);
+        if (round > 0) {
+          recallTimes.push(recallMs);
+          bareTimes.push(bareMs);
+          recallCpu.push(recallCpuMs);
+          bareCpu.push(bareCpuMs);
+        }
+      }
+    }
+    db.close();
+    const result = {
+      namespace,
+      entries: report.imported,
+      queries: queries.length,
+      samples: recallTimes.length,
+      recallP50: percentile(recallTimes, 50),
+      recallP95: percentile(recallTimes, 95),
+      bareP50: percentile(bareTimes, 50),
+      bareP95: percentile(bareTimes, 95),
+    };
+    result.ratioP50 = result.recallP50 / result.bareP50;
+    result.recallCpuMean = recallCpu.reduce((a, b) => a + b, 0) / recallCpu.length;
+    result.bareCpuMean = bareCpu.reduce((a, b) => a + b, 0) / bareCpu.length;
+    result.cpuRatio = result.recallCpuMean / result.bareCpuMean;
+    console.log(JSON.stringify(result));
+  } finally {
+    await memory.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const size of sizes.length > 0 ? sizes : [ownTurns.length]) await measure(corpusOf(size));
