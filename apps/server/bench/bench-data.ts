@@ -49,8 +49,11 @@ export function locomoSet(file = process.env.BENCH_LOCOMO_FILE ?? DEFAULT_LOCOMO
   return { name: "locomo", rows, queries, newContents: rows.map((row) => row.content) };
 }
 
-/** server-bench.ts's generator: a 2,000-word vocabulary drawn Zipf-like, deterministic. */
-export function syntheticSet(entries: number): BenchSet {
+/**
+ * Deterministic synthetic text: a 2,000-word vocabulary drawn Zipf-like (low indexes much more
+ * frequent, as in real text), from its own seeded stream, so every caller sees the same words.
+ */
+export function syntheticText(): { word(): string; sentence(length: number): string } {
   let seed = 42;
   const random = () => {
     seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
@@ -67,7 +70,12 @@ export function syntheticSet(entries: number): BenchSet {
     return `${word}${i % 7 === 0 ? "ing" : ""}`;
   });
   const word = () => words[Math.floor(words.length * random() ** 3)]!;
-  const sentence = (length: number) => Array.from({ length }, word).join(" ");
+  return { word, sentence: (length) => Array.from({ length }, word).join(" ") };
+}
+
+/** server-bench.ts's data: {@link syntheticText} sentences and three-word queries. */
+export function syntheticSet(entries: number): BenchSet {
+  const { word, sentence } = syntheticText();
   const rows = Array.from({ length: entries }, (_, i) => ({
     key: `seed-${i}`,
     content: sentence(12 + (i % 20)),

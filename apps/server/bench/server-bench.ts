@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { syntheticText } from "./bench-data.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
@@ -25,24 +26,7 @@ const backend = existsSync(path.join(root, "node_modules/@memory/sqlite/dist/ind
   : "none";
 
 // Deterministic text: a small vocabulary, so queries hit a realistic share of documents.
-let seed = 42;
-function random(): number {
-  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-}
-const WORDS = Array.from({ length: 2000 }, (_, i) => {
-  const letters = "abcdefghijklmnopqrstuvwxyz";
-  let word = "";
-  let n = i + 27;
-  while (n > 0) {
-    word += letters[n % 26];
-    n = Math.floor(n / 26);
-  }
-  return `${word}${i % 7 === 0 ? "ing" : ""}`;
-});
-// Zipf-like: low indexes are much more frequent, as in real text.
-const word = () => WORDS[Math.floor(WORDS.length * random() ** 3)]!;
-const sentence = (length: number) => Array.from({ length }, word).join(" ");
+const { word, sentence } = syntheticText();
 
 async function startServer(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const config = path.join(dir, "memory.toml");
