@@ -71,7 +71,8 @@ function turnText(turn: RememberTurn): string {
   return reply ? `User: ${user}\nAssistant: ${reply}` : user;
 }
 
-function slug(text: string): string {
+/** The first words of a text as a key part: folded, `_`-joined, at most 6 words and 48 chars. */
+export function slug(text: string): string {
   return text
     .toLowerCase()
     .normalize("NFKD")

@@ -2,6 +2,7 @@ import { type ChatModel, type Memory, MemoryError } from "@memory/api";
 import { computeImportance } from "@memory/core";
 import { z } from "zod";
 import { completeJson } from "../chat-json.js";
+import { slug } from "../remember.js";
 
 /** What `--synthesize` extracts: lasting facts a later session needs. */
 export const SYNTHESIS_KINDS = ["decision", "preference", "milestone", "problem"] as const;
@@ -48,18 +49,6 @@ export interface SynthesisReport {
   failed: number;
   /** What failed, one line each (the import itself is kept). */
   problems: string[];
-}
-
-function slug(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .split("_")
-    .slice(0, 6)
-    .join("_")
-    .slice(0, 48);
 }
 
 /**
