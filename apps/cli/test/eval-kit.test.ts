@@ -145,60 +145,48 @@ describe("memory eval against the LoCoMo kit", () => {
     });
   }
 
-  it(
-    title("bm25 with the noop embedder"),
-    async () => {
-      const kitRun = await runKit("LOCOMO_MODE=bm25 LOCOMO_EMBEDDER=noop");
-      const ours = await runEval('embedding_provider = "noop"\nsearch_mode = "bm25"');
-      expect(ours.embedder).toBeNull();
-      expectIdentical(kitRun, ours);
-    },
-    300_000,
-  );
+  it(title("bm25 with the noop embedder"), async () => {
+    const kitRun = await runKit("LOCOMO_MODE=bm25 LOCOMO_EMBEDDER=noop");
+    const ours = await runEval('embedding_provider = "noop"\nsearch_mode = "bm25"');
+    expect(ours.embedder).toBeNull();
+    expectIdentical(kitRun, ours);
+  }, 300_000);
 
-  it(
-    title("hybrid with the local embedder"),
-    async () => {
-      const ours = await runEval('embedding_provider = "local"\nsearch_mode = "hybrid"');
-      // The offline model ships with @memory/embeddings: unavailable is a failure, not a skip.
-      expect(ours.embedder).toMatch(/^local:/);
-      const kitRun = await runKit("LOCOMO_MODE=hybrid LOCOMO_EMBEDDER=local");
-      expectIdentical(kitRun, ours);
-    },
-    300_000,
-  );
+  it(title("hybrid with the local embedder"), async () => {
+    const ours = await runEval('embedding_provider = "local"\nsearch_mode = "hybrid"');
+    // The offline model ships with @memory/embeddings: unavailable is a failure, not a skip.
+    expect(ours.embedder).toMatch(/^local:/);
+    const kitRun = await runKit("LOCOMO_MODE=hybrid LOCOMO_EMBEDDER=local");
+    expectIdentical(kitRun, ours);
+  }, 300_000);
 
-  it(
-    title("the scorer on random rankings (scoreQuery, aggregateAll)"),
-    async () => {
-      const kitModule = (await import(pathToFileURL(path.join(kit, "locomo.mjs")).href)) as {
-        scoreQuery(evidence: string[], keys: string[], topK: number): Record<string, number>;
-        aggregateAll(rows: unknown[]): unknown;
-      };
-      // A fixed pseudo-random sequence: the same cases every run.
-      let seed = 7;
-      const next = (n: number) => {
-        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-        return seed % n;
-      };
-      const kitRows: unknown[] = [];
-      const ourRows: (ReturnType<typeof scoreQuestion> & { category: number })[] = [];
-      for (let index = 0; index < 400; index++) {
-        const evidence = Array.from({ length: 1 + next(4) }, () => `k${next(30)}`);
-        // Duplicates, fewer than k results and empty lists all occur.
-        const keys = Array.from({ length: next(30) }, () => `k${next(30)}`);
-        const topK = [1, 5, 10, 20, 25][next(5)]!;
-        const category = 1 + next(5);
-        const kitScores = kitModule.scoreQuery(evidence, keys, topK);
-        const ours = scoreQuestion(evidence, keys, topK);
-        expect(ours).toEqual(kitScores);
-        kitRows.push({ category, ...kitScores });
-        ourRows.push({ category, ...ours });
-      }
-      expect(aggregateMetrics(ourRows, (category) => category !== 5)).toEqual(
-        kitModule.aggregateAll(kitRows),
-      );
-    },
-    120_000,
-  );
+  it(title("the scorer on random rankings (scoreQuery, aggregateAll)"), async () => {
+    const kitModule = (await import(pathToFileURL(path.join(kit, "locomo.mjs")).href)) as {
+      scoreQuery(evidence: string[], keys: string[], topK: number): Record<string, number>;
+      aggregateAll(rows: unknown[]): unknown;
+    };
+    // A fixed pseudo-random sequence: the same cases every run.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const kitRows: unknown[] = [];
+    const ourRows: (ReturnType<typeof scoreQuestion> & { category: number })[] = [];
+    for (let index = 0; index < 400; index++) {
+      const evidence = Array.from({ length: 1 + next(4) }, () => `k${next(30)}`);
+      // Duplicates, fewer than k results and empty lists all occur.
+      const keys = Array.from({ length: next(30) }, () => `k${next(30)}`);
+      const topK = [1, 5, 10, 20, 25][next(5)]!;
+      const category = 1 + next(5);
+      const kitScores = kitModule.scoreQuery(evidence, keys, topK);
+      const ours = scoreQuestion(evidence, keys, topK);
+      expect(ours).toEqual(kitScores);
+      kitRows.push({ category, ...kitScores });
+      ourRows.push({ category, ...ours });
+    }
+    expect(aggregateMetrics(ourRows, (category) => category !== 5)).toEqual(
+      kitModule.aggregateAll(kitRows),
+    );
+  }, 120_000);
 });
