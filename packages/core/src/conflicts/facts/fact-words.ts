@@ -160,10 +160,11 @@ const WORD =
 /** The words of a text in order, with the punctuation after each. */
 export function factWords(text: string): FactWord[] {
   const words: FactWord[] = [];
-  for (const match of text.matchAll(WORD)) {
+  const expanded = expandContractions(text);
+  for (const match of expanded.matchAll(WORD)) {
     const raw = match[0].replaceAll("’", "'");
     const end = (match.index ?? 0) + match[0].length;
-    const next = text.slice(end).match(/^\s*([,:;.!?])/u);
+    const next = expanded.slice(end).match(/^\s*([,:;.!?])/u);
     const possessive = /'s$/iu.test(raw) || /s'$/iu.test(raw);
     const lower = raw.toLowerCase().replace(/'s$/u, "").replace(/'$/u, "");
     words.push({
@@ -176,6 +177,35 @@ export function factWords(text: string): FactWord[] {
     });
   }
   return words;
+}
+
+// "I'm", "we've", "she's": the pronoun and its verb, so "I'm a nurse" reads like "I am a nurse".
+// A name's "'s" stays a possessive ("Maya's"); "n't" is read where it stands.
+const CONTRACTIONS: readonly (readonly [RegExp, string])[] = [
+  [/\b(i)['’]m\b/giu, "$1 am"],
+  [/\b(you|we|they)['’]re\b/giu, "$1 are"],
+  [/\b(i|you|we|they)['’]ve\b/giu, "$1 have"],
+  [/\b(i|you|we|they|he|she|it)['’]ll\b/giu, "$1 will"],
+  [/\b(i|you|we|they|he|she)['’]d\b/giu, "$1 would"],
+  [/\b(he|she|it|that|there)['’]s\b/giu, "$1 is"],
+];
+
+// Multi-word titles read as the one word the role table knows ("chief executive" is a CEO).
+const TITLES: readonly (readonly [RegExp, string])[] = [
+  [/\bchief executive(?: officer)?\b/giu, "CEO"],
+  [/\bchief (?:technology|technical) officer\b/giu, "CTO"],
+  [/\bchief financial officer\b/giu, "CFO"],
+  [/\bchief operating officer\b/giu, "COO"],
+  [/\bmanaging director\b/giu, "MD"],
+];
+
+function expandContractions(text: string): string {
+  let expanded = text;
+  for (const [pattern, replacement] of TITLES) expanded = expanded.replace(pattern, replacement);
+  for (const [pattern, replacement] of CONTRACTIONS) {
+    expanded = expanded.replace(pattern, replacement);
+  }
+  return expanded;
 }
 
 /** The normalized forms of a phrase as typed ("lives in" -> ["live", "in"]). */

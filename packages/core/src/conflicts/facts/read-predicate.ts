@@ -55,6 +55,8 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       if (next?.lower === "stand" && /^(can't|cannot|can|cant)$/u.test(lower)) standAsLike = true;
       continue;
     }
+    // "is training for a 10K", "am reading X": a progressive is the verb, not a copula.
+    if (COPULAS.has(lower) && next !== undefined && isProgressive(next.lower)) continue;
     if (COPULAS.has(lower)) {
       copula = true;
       if (lower.startsWith("becam") || lower.startsWith("becom")) fact.change = true;
@@ -353,4 +355,28 @@ function readCopula(
   if (named && value.words[0] && /^(on|with|in|at)$/u.test(value.words[0].lower))
     return { ...fact, ...single(named) };
   return { ...fact, attribute: "be", cardinality: "multi" };
+}
+
+// -ing words after "is" that describe rather than act ("is outgoing", "is interesting").
+const ING_ADJECTIVES = new Set([
+  "amazing",
+  "interesting",
+  "boring",
+  "outgoing",
+  "willing",
+  "caring",
+  "loving",
+  "charming",
+  "easygoing",
+  "exciting",
+  "annoying",
+  "missing",
+  "pending",
+  "ongoing",
+  "upcoming",
+  "being",
+]);
+
+function isProgressive(lower: string): boolean {
+  return /^[a-z]{2,}ing$/u.test(lower) && lower.length > 5 && !ING_ADJECTIVES.has(lower);
 }

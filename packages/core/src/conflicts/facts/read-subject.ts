@@ -1,4 +1,4 @@
-import { isRelation, ROLES } from "./attribute-table.js";
+import { attributeOfNoun, isRelation, ROLES } from "./attribute-table.js";
 import {
   ADDITIVE,
   ADVERBS,
@@ -100,6 +100,21 @@ export function startsPredicate(
   return false;
 }
 
+/**
+ * A capitalized word that is a table noun, not a name: an acronym ("GP", "TV", "HR") anywhere,
+ * any table noun at the start of a sentence ("Dentist", "Mom's phone").
+ */
+function namesAnAttribute(word: FactWord, first: boolean): boolean {
+  const acronym = /^\p{Lu}{2,4}$/u.test(word.raw.replace(/'s$/u, ""));
+  if (!acronym && !first) return false;
+  return attributeOfNoun([word.norm]) !== undefined || isRelation(word.norm);
+}
+
+/** Whether a word can open an owner after "of" ("of Acme", "of the user's employer", "of my"). */
+const startsOwner = (word: FactWord | undefined) =>
+  word !== undefined &&
+  (word.capitalized || DETERMINERS.has(word.lower) || SELF_WORDS.has(word.lower));
+
 /** Longest subject looked at; past it the subject is not read. */
 const MAX_SUBJECT_WORDS = 12;
 
@@ -144,6 +159,13 @@ export function readSubject(
       } else nounSlot = false;
       continue;
     }
+    // "The CEO of Acme", "the price of the Pro plan": the owner comes after "of".
+    if (lower === "of" && nodes.length === 0 && node.name === undefined && node.words.length > 0) {
+      const owner = startsOwner(words[at + 1]) ? readSubject(words, at + 1) : undefined;
+      if (owner !== undefined && owner.subject.nodes.length > 0) {
+        return { subject: { nodes: [...owner.subject.nodes, node] }, end: owner.end };
+      }
+    }
     if (DETERMINERS.has(lower) && node.words.length === 0 && node.name === undefined) {
       nounSlot = true;
       continue;
@@ -151,7 +173,8 @@ export function readSubject(
     const nameWord =
       (word.capitalized &&
         !(at === start && DETERMINERS.has(lower)) &&
-        ROLES[word.norm] === undefined) ||
+        ROLES[word.norm] === undefined &&
+        !namesAnAttribute(word, at === start)) ||
       (node.name !== undefined &&
         (lower === "and" || lower === "&" || lower === "of") &&
         words[at + 1]?.capitalized === true);
@@ -203,7 +226,10 @@ export function sameSubject(a: SubjectPhrase, b: SubjectPhrase): boolean {
     }
     if (x.name !== undefined && y.name !== undefined) {
       if (x.name !== y.name) return false;
-      return true; // a name identifies: "Maya" is "the user's sister Maya"
+      // A name identifies ("Maya" is "the user's sister Maya") unless both say whose it is and
+      // the owners differ ("my son Alfie" is not "my friend Kofi's son Alfie").
+      if (i === 0 || j === 0) return true;
+      return sameSubject({ nodes: a.nodes.slice(0, i) }, { nodes: b.nodes.slice(0, j) });
     }
     // A name on one side counts as a modifier ("Android app" vs "web app" differ).
     const xWords = [...x.words, ...(x.name?.split(" ") ?? [])];
