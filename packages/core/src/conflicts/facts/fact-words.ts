@@ -147,8 +147,25 @@ export function isIrregularVerb(lower: string): boolean {
 export function normalizeWord(lower: string): string {
   const irregular = IRREGULAR_VERBS[lower];
   if (irregular !== undefined) return irregular;
-  const spelled = SPELLING_VARIANTS[lower] ?? lower;
+  const plain = lower.normalize("NFD").replace(/\p{M}/gu, ""); // café -> cafe
+  const spelled = SPELLING_VARIANTS[plain] ?? americanSpelling(plain);
   return porterStem(spelled);
+}
+
+// British "-our" words (a closed list: "four", "tour" and "hour" are not among them), "-ise"
+// verbs and "-re" nouns, with their derived forms ("neighbourhood", "organisation").
+const OUR_STEMS =
+  /^(colo|flavo|neighbo|favo|behavio|hono|labo|humo|harbo|rumo|savo|odo|armo|vapo|endeavo|parlo|glamo)ur/u;
+const ISE =
+  /^(organ|real|recogn|special|prior|personal|categor|optim|util|apolog|emphas|summar|minim|maxim|final|custom|author|standard|visual|critic|memor|modern)is(e|ed|es|ing|ation|ations)$/u;
+const RE_NOUNS = /^(cent|theat|met|lit|fib|calib|somb)re(s?)$/u;
+
+function americanSpelling(word: string): string {
+  return word
+    .replace(OUR_STEMS, "$1r")
+    .replace(ISE, "$1iz$2")
+    .replace(RE_NOUNS, "$1er$2")
+    .replace(/^(travel|cancel|model|label|fuel|counsel|jewel)l(ed|ing|er|ers|or|ors)$/u, "$1$2");
 }
 
 // Words keep inner apostrophes, dots of abbreviations ("Dr.", "U.S.") are dropped with them,

@@ -35,15 +35,22 @@ const hasPhrase = (norms: readonly string[], phrases: readonly (readonly string[
  * is left undefined and named in `note`, and the decision then keeps the older fact.
  */
 export function readFact(text: string): Fact {
-  const words = factWords(text);
-  const norms = words.map((word) => word.norm);
+  const marked = factWords(text);
+  const markedNorms = marked.map((word) => word.norm);
+  // "these days", "now" say the fact is current (a change marker) but are no part of the
+  // subject or value: "The user's favourite cereal these days is porridge".
+  const words = factWords(text.replace(PRESENCE, " "));
   const fact: Fact = {
     value: [],
     valueText: "",
     negated: false,
-    additive: words.some((word) => ADDITIVE.has(word.lower)) || hasPhrase(norms, ADDITIVE_PHRASES),
+    additive:
+      marked.some((word) => ADDITIVE.has(word.lower)) || hasPhrase(markedNorms, ADDITIVE_PHRASES),
     ended: /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(text),
-    change: words.some((word) => CHANGE.has(word.lower)) || hasPhrase(norms, CHANGE_PHRASES),
+    change:
+      marked.some((word) => CHANGE.has(word.lower)) ||
+      hasPhrase(markedNorms, CHANGE_PHRASES) ||
+      PRESENCE_CHANGE.test(text),
     ends: [],
     predicate: [],
   };
@@ -83,6 +90,12 @@ export function readFact(text: string): Fact {
   return result;
 }
 
+// Of those, the ones that say the fact replaced an earlier one ("currently" only says it holds).
+const PRESENCE_CHANGE = /\b(?:these days|nowadays|from now on)\b/iu;
+// Not "now" after "from" or "until" ("from now on" is listed whole), nor "now that".
+const PRESENCE =
+  /\b(?:these days|nowadays|at the moment|from now on|right now|currently|(?<!\b(?:from|until|till) )now(?! that\b))\b,?/iu;
+
 const LEADING =
   /^(from now on|these days|nowadays|recently|lately|today|now|currently|at the moment|for now|going forward|ok|okay|so|actually|btw|by the way|update|correction)\b/iu;
 const LEADING_WITH_COMMA =
@@ -108,6 +121,10 @@ function leadingCircumstance(words: readonly FactWord[]): number {
 
 /** A label is a short noun phrase ("Dentist:", "Maya's phone:"), not a clause ("I no longer use X:"). */
 function isLabel(label: readonly FactWord[]): boolean {
+  const nouns = label.filter((word) => !VALUE_NOISE.has(word.lower)).map((word) => word.norm);
+  // "Favourite drink:", "Coffee order:": a table noun is a label even where it could be a verb.
+  if (label.length <= 4 && (nouns[0] === "favorit" || attributeOfExactNoun(nouns) !== undefined))
+    return true;
   return (
     label.length <= 4 &&
     !label.some(
