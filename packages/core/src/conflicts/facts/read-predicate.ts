@@ -21,6 +21,7 @@ import {
   CIRCUMSTANCES,
   type Fact,
   PARTICLES,
+  PREPOSITIONS,
   readValue,
   single,
   valueTerms,
@@ -60,6 +61,11 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     if (COPULAS.has(lower)) {
       copula = true;
       if (lower.startsWith("becam") || lower.startsWith("becom")) fact.change = true;
+      continue;
+    }
+    // "the plants get watered by Nadia": "get" before a participle is a passive's copula
+    if (/^(get|gets|got|getting)$/u.test(lower) && next && isParticiple(next.lower)) {
+      copula = true;
       continue;
     }
     // "went vegan", "turned 40": a copula that says a change
@@ -252,6 +258,17 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
   if (copula) return readCopula(words, at, fact, subject, setValue);
   const verb = words[at];
   if (verb === undefined) return { ...fact, note: "no predicate read" };
+  // "plans to move abroad", "has decided not to move abroad": one intention, negated or not.
+  if (INTENTIONS.has(verb.norm)) {
+    const not = words[at + 1]?.lower === "not" ? 1 : 0;
+    if (words[at + 1 + not]?.lower === "to") {
+      if (not === 1) fact.negated = !fact.negated;
+      fact.attribute = "intends";
+      fact.cardinality = "multi";
+      setValue(at + 2 + not);
+      return fact;
+    }
+  }
   const role = ROLE_VERBS[verb.norm];
   if (
     role !== undefined &&
@@ -285,18 +302,30 @@ function readCopula(
   setValue: (start: number) => { words: FactWord[]; next: number },
 ): Fact {
   const first = words[at];
-  const namesValue = first?.capitalized === true && !isOccupation(first.norm);
-  const possessed = possessedAttribute(subject, namesValue);
-  if (possessed) {
-    setValue(at);
-    return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
-  }
   const rest = words.slice(at);
   // "The book club is chaired by Karen": the club's chair is Karen.
   const participle = ROLE_PARTICIPLES[rest[0]?.lower ?? ""];
   if (participle !== undefined && rest[1]?.lower === "by") {
     setValue(at + 2);
     return { ...fact, subject, attribute: `role:${participle}`, cardinality: "single" };
+  }
+  // "is held in Vienna", "is paid by direct debit": a passive states what is done to the
+  // subject; like any verb its values add up unless a change is said ("now held in Prague").
+  if (first !== undefined && isParticiple(first.lower) && PREPOSITIONS.has(rest[1]?.lower ?? "")) {
+    setValue(at + 2);
+    // "The user's dinner is booked at Lorenz": the dinner is the attribute, as in "was moved to".
+    const thing = subject.nodes.length > 1 ? possessedAttribute(subject, false) : undefined;
+    if (thing !== undefined) {
+      const owner = { nodes: subject.nodes.slice(0, -1) };
+      return { ...fact, subject: owner, attribute: thing.attribute, cardinality: "multi" };
+    }
+    return { ...fact, attribute: `passive:${first.norm}`, cardinality: "multi" };
+  }
+  const namesValue = first?.capitalized === true && !isOccupation(first.norm);
+  const possessed = possessedAttribute(subject, namesValue);
+  if (possessed) {
+    setValue(at);
+    return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
   }
   // "Petra is the user's boss", "Dr. Lee is Maya's dentist": the user's manager is Petra.
   const ownerAt = rest.findIndex((word, index) => index < 3 && word.possessive);
@@ -380,3 +409,45 @@ const ING_ADJECTIVES = new Set([
 function isProgressive(lower: string): boolean {
   return /^[a-z]{2,}ing$/u.test(lower) && lower.length > 5 && !ING_ADJECTIVES.has(lower);
 }
+
+const IRREGULAR_PARTICIPLES = new Set([
+  "held",
+  "paid",
+  "built",
+  "led",
+  "run",
+  "made",
+  "kept",
+  "taught",
+  "given",
+  "written",
+  "sold",
+  "done",
+  "known",
+  "grown",
+  "chosen",
+  "driven",
+  "shown",
+  "sent",
+  "brought",
+  "bought",
+  "hosted",
+]);
+
+/** A past participle ("watered", "held"); "-ed" words of four letters or fewer are not ("red", "bed"). */
+function isParticiple(lower: string): boolean {
+  return IRREGULAR_PARTICIPLES.has(lower) || (/ed$/u.test(lower) && lower.length > 4);
+}
+
+/** Verbs of intention, stemmed: what follows "to" is the intention ("decided not to move"). */
+const INTENTIONS = new Set([
+  "plan",
+  "intend",
+  "want",
+  "hope",
+  "decid",
+  "aim",
+  "wish",
+  "go",
+  "expect",
+]);

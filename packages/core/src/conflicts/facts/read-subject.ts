@@ -115,6 +115,8 @@ const startsOwner = (word: FactWord | undefined) =>
   word !== undefined &&
   (word.capitalized || DETERMINERS.has(word.lower) || SELF_WORDS.has(word.lower));
 
+const PLACE_PREPOSITIONS = new Set(["from", "in", "at", "near", "on", "with"]);
+
 /** Longest subject looked at; past it the subject is not read. */
 const MAX_SUBJECT_WORDS = 12;
 
@@ -170,8 +172,11 @@ export function readSubject(
       nounSlot = true;
       continue;
     }
+    // "from Cardiff" in "the user's nephew from Cardiff" says which nephew; it names no one.
+    const inModifier = PLACE_PREPOSITIONS.has(words[at - 1]?.lower ?? "") && node.words.length > 0;
     const nameWord =
       (word.capitalized &&
+        !inModifier &&
         !(at === start && DETERMINERS.has(lower)) &&
         ROLES[word.norm] === undefined &&
         !namesAnAttribute(word, at === start)) ||
