@@ -197,6 +197,8 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
   { id: "laptop", cardinality: "single", nouns: ["laptop", "computer", "work laptop"] },
   { id: "editor", cardinality: "single", nouns: ["editor", "ide", "code editor"] },
   { id: "browser", cardinality: "single", nouns: ["browser", "web browser"] },
+  { id: "tablet", cardinality: "single", nouns: ["tablet"] },
+  { id: "os", cardinality: "single", nouns: ["operating system", "os"] },
   { id: "salary", cardinality: "single", phrases: ["earns", "makes"], nouns: ["salary", "income"] },
   {
     id: "name",

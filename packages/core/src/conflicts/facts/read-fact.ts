@@ -19,6 +19,7 @@ import { type FactWord, factWords } from "./fact-words.js";
 import { favoriteAttribute } from "./possessed-attribute.js";
 import { readPredicate } from "./read-predicate.js";
 import { opensWithPredicate, readSubject, startsPredicate } from "./read-subject.js";
+import { typedByValue } from "./value-kinds.js";
 
 export type { Fact } from "./fact-parts.js";
 export { valueTerms } from "./fact-parts.js";
@@ -78,7 +79,7 @@ export function readFact(text: string): Fact {
   }
   fact.subject = subject;
   fact.predicate = valueTerms(words.slice(at));
-  const result = readPredicate(words, at, fact);
+  const result = typedByValue(readPredicate(words, at, fact));
   // "no longer uses Neovim", "used to live in Berlin": the value itself is over.
   if (
     result.ended &&

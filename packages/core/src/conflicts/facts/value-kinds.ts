@@ -1,0 +1,71 @@
+import { attributeOfNoun } from "./attribute-table.js";
+import type { Fact } from "./fact-parts.js";
+import { normalizePhrase } from "./fact-words.js";
+
+/**
+ * Values whose kind names a single-valued attribute: "switched to an iPhone" changes the user's
+ * phone as much as "the user's phone is now a Pixel" does. Product and brand names only where
+ * they name one kind of thing (a Samsung can be a phone or a television; a Galaxy S is a phone).
+ * Matched on the value's normalized words; extend here.
+ */
+const VALUE_KINDS: Readonly<Record<string, readonly string[]>> = {
+  phone: ["iphone", "android phone", "pixel", "galaxy s", "galaxy z", "oneplus", "fairphone"],
+  laptop: ["macbook", "macbook air", "macbook pro", "thinkpad", "chromebook", "xps", "zenbook"],
+  tablet: ["ipad", "galaxy tab", "surface pro"],
+  os: ["windows", "ubuntu", "macos", "linux", "fedora", "debian", "arch linux", "chromeos"],
+  editor: ["vim", "neovim", "emacs", "vs code", "vscode", "intellij", "sublime text", "webstorm"],
+  browser: ["firefox", "chrome", "safari", "brave", "microsoft edge", "vivaldi"],
+  drives: [
+    "tesla",
+    "bmw",
+    "audi",
+    "vw",
+    "volkswagen",
+    "mercedes",
+    "toyota",
+    "honda",
+    "ford",
+    "mazda",
+    "skoda",
+    "kia",
+    "hyundai",
+    "volvo",
+    "porsche",
+    "subaru",
+    "nissan",
+    "fiat",
+    "renault",
+    "peugeot",
+    "opel",
+    "jeep",
+    "lexus",
+    "prius",
+  ],
+};
+
+const kinds = Object.entries(VALUE_KINDS).flatMap(([attribute, names]) =>
+  names.map((name) => ({ attribute, words: normalizePhrase(name) })),
+);
+
+/**
+ * Readings that say nothing about which attribute they state ("uses", "switched to", "has",
+ * "carries", "is"): for these the value's kind decides.
+ */
+const GENERIC = new Set(["changed", "uses", "owns", "be", "verb:carri", "verb:buy", "verb:get"]);
+
+/** The attribute a value's kind names ("iPhone 15" -> phone, "a new laptop" -> laptop). */
+function kindOfValue(value: readonly string[]): string | undefined {
+  const head = value.at(-1);
+  const named = head === undefined ? undefined : attributeOfNoun([head]);
+  if (named !== undefined && named.cardinality === "single") return named.id;
+  return kinds.find((kind) =>
+    value.some((_, at) => kind.words.every((word, k) => value[at + k] === word)),
+  )?.attribute;
+}
+
+/** A generic reading made specific by its value's kind; other readings unchanged. */
+export function typedByValue(fact: Fact): Fact {
+  if (fact.attribute === undefined || !GENERIC.has(fact.attribute)) return fact;
+  const kind = kindOfValue(fact.value);
+  return kind === undefined ? fact : { ...fact, attribute: kind, cardinality: "single" };
+}
