@@ -15,6 +15,7 @@ import { conflictQuery } from "./conflict-query.js";
 import { decideConflict } from "./facts/decide-conflict.js";
 import { factReading } from "./facts/fact-reading.js";
 import { readFact } from "./facts/read-fact.js";
+import { SubjectAliases } from "./facts/subject-aliases.js";
 import { differentSubjects } from "./subject.js";
 
 /**
@@ -138,6 +139,9 @@ export async function checkConflicts(
   });
   const contents = new Map<string, string>();
   const candidates: (ConflictCandidate & { near?: boolean })[] = [];
+  const facts = new Map(found.map((older) => [older.key, readFact(older.content)]));
+  const aliases = new SubjectAliases(newer ? [...facts.values(), newer] : []);
+  const resolvedNewer = newer && { ...newer, subject: aliases.resolve(newer.subject) };
   for (const older of found) {
     if (older.key === entry.key || candidates.length >= limit) continue;
     if (older.content.length > CONFLICT_MAX_CHARS) continue; // a document, not a fact
@@ -155,8 +159,11 @@ export async function checkConflicts(
       candidates.push({ key: older.key, ...evidence });
       continue;
     }
-    const fact = readFact(older.content);
-    const rule = decideConflict(fact, newer);
+    const fact = facts.get(older.key)!;
+    const rule = decideConflict(
+      { ...fact, subject: aliases.resolve(fact.subject) },
+      resolvedNewer ?? newer,
+    );
     const { differentSubject: _old, ...rest } = evidence;
     candidates.push({
       key: older.key,

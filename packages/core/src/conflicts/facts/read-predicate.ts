@@ -221,8 +221,10 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       fact.cardinality = namedMatch.attribute.cardinality;
     } else if (known) Object.assign(fact, single(known));
     else if (named) {
-      // "switched internet providers to Vodafone": the thing named is the attribute
-      fact.attribute = `of:${named.at(-1)}`;
+      // "switched internet providers to Vodafone": the thing named is the attribute, qualified
+      // as "the user's internet provider" is
+      const qualifier = named.slice(0, -1);
+      fact.attribute = `of:${named.at(-1)!}${qualifier.length > 0 ? `[${qualifier.join(" ")}]` : ""}`;
       fact.cardinality = "single";
     } else {
       fact.attribute = "changed";

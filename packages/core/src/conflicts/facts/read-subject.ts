@@ -230,7 +230,8 @@ export function sameSubject(a: SubjectPhrase, b: SubjectPhrase): boolean {
       continue;
     }
     if (x.name !== undefined && y.name !== undefined) {
-      if (x.name !== y.name) return false;
+      // "Project Atlas" is "the user's project Atlas": the same words, one more capitalized
+      if (x.name !== y.name && !sameWords(x, y)) return false;
       // A name identifies ("Maya" is "the user's sister Maya") unless both say whose it is and
       // the owners differ ("my son Alfie" is not "my friend Kofi's son Alfie").
       if (i === 0 || j === 0) return true;
@@ -248,4 +249,10 @@ export function sameSubject(a: SubjectPhrase, b: SubjectPhrase): boolean {
     if (!xInY && !yInX) return false;
   }
   return i < 0 && j < 0;
+}
+
+function sameWords(x: SubjectNode, y: SubjectNode): boolean {
+  const xs = new Set([...x.words, ...(x.name?.split(" ").map(normalizeWord) ?? [])]);
+  const ys = new Set([...y.words, ...(y.name?.split(" ").map(normalizeWord) ?? [])]);
+  return xs.size === ys.size && [...xs].every((word) => ys.has(word));
 }
