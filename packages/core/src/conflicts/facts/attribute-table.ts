@@ -198,6 +198,16 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
   { id: "editor", cardinality: "single", nouns: ["editor", "ide", "code editor"] },
   { id: "browser", cardinality: "single", nouns: ["browser", "web browser"] },
   { id: "tablet", cardinality: "single", nouns: ["tablet"] },
+  {
+    id: "internet_provider",
+    cardinality: "single",
+    nouns: ["internet provider", "broadband provider", "isp", "internet service provider"],
+  },
+  {
+    id: "insurance",
+    cardinality: "single",
+    nouns: ["insurance", "health insurance", "insurer", "health insurer", "insurance company"],
+  },
   { id: "os", cardinality: "single", nouns: ["operating system", "os"] },
   { id: "salary", cardinality: "single", phrases: ["earns", "makes"], nouns: ["salary", "income"] },
   {

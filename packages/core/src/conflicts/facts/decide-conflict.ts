@@ -1,3 +1,4 @@
+import { cuedAttribute } from "./attribute-cues.js";
 import type { Fact } from "./read-fact.js";
 import { sameSubject, subjectText } from "./read-subject.js";
 
@@ -78,6 +79,14 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
       return supersede(
         "changed-same-kind",
         `a change to a value of the same kind as "${oldValue}"`,
+        true,
+      );
+    }
+    const cued = cuedAttribute(older, newer);
+    if (cued !== undefined && relation !== "same") {
+      return supersede(
+        "cued-attribute",
+        `"${oldValue}" is the ${cued} (the older fact's words say so) and the new fact names another`,
         true,
       );
     }

@@ -1,6 +1,6 @@
 import { attributeOfNoun } from "./attribute-table.js";
 import type { Fact } from "./fact-parts.js";
-import { normalizePhrase } from "./fact-words.js";
+import { normalizePhrase, normalizeWord } from "./fact-words.js";
 
 /**
  * Values whose kind names a single-valued attribute: "switched to an iPhone" changes the user's
@@ -63,9 +63,25 @@ function kindOfValue(value: readonly string[]): string | undefined {
   )?.attribute;
 }
 
+/**
+ * Nouns of a place on a scale ("third grade", "fifth floor", "night shift", "brown belt"): one
+ * holds one at a time, whatever the verb ("is in", "started", "moved up to").
+ */
+const GRADED = new Set(["grade", "floor", "shift", "belt", "level", "size"].map(normalizeWord));
+
 /** A generic reading made specific by its value's kind; other readings unchanged. */
 export function typedByValue(fact: Fact): Fact {
-  if (fact.attribute === undefined || !GENERIC.has(fact.attribute)) return fact;
+  const attribute = fact.attribute;
+  if (attribute === undefined) return fact;
+  const head = fact.value.at(-1);
+  if (
+    head !== undefined &&
+    GRADED.has(head) &&
+    (GENERIC.has(attribute) || attribute.startsWith("verb:"))
+  ) {
+    return { ...fact, attribute: `of:${head}`, cardinality: "single" };
+  }
+  if (!GENERIC.has(attribute)) return fact;
   const kind = kindOfValue(fact.value);
   return kind === undefined ? fact : { ...fact, attribute: kind, cardinality: "single" };
 }

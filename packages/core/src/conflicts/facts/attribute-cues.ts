@@ -1,0 +1,50 @@
+import type { Fact } from "./fact-parts.js";
+import { normalizeWord } from "./fact-words.js";
+
+/**
+ * Words that tie a fact told with a general verb to a single-valued attribute whose values are
+ * names: "I see Dr. Evans for dental care" is about the user's dentist, "I'm registered with
+ * Dr. Shah" about their doctor, "The user gets internet from Telekom" about their provider.
+ * Extend here.
+ */
+const CUES: Readonly<Record<string, readonly string[]>> = {
+  dentist: ["dental", "teeth", "tooth", "dentist"],
+  doctor: ["registered", "gp", "doctor", "physician", "check-up", "checkup"],
+  gym: ["gym", "trains", "training", "workout", "exercises"],
+  internet_provider: ["internet", "broadband", "wifi", "fibre", "fiber"],
+  insurance: ["insured", "insurance", "insurer"],
+  bank: ["banks", "bank", "account", "accounts"],
+  school: ["pupil", "student", "attends", "enrolled", "school"],
+};
+
+const cueStems = new Map(
+  Object.entries(CUES).map(([attribute, words]) => [
+    attribute,
+    new Set(words.map((word) => normalizeWord(word))),
+  ]),
+);
+
+/** Readings that name no attribute of their own: a verb, a passive, "is", "has", "uses". */
+const isGeneric = (attribute: string) =>
+  attribute.startsWith("verb:") ||
+  attribute.startsWith("passive:") ||
+  attribute === "be" ||
+  attribute === "owns" ||
+  attribute === "uses";
+
+const namesSomething = (fact: Fact) => /(^|\s)\p{Lu}/u.test(fact.valueText);
+
+/**
+ * The attribute an older, generically read fact shares with a newer one that names it and says
+ * it changed, when the older fact's words cue that attribute and both values are names ("I see
+ * Dr. Evans for dental care" / "My dentist is now Dr. Okoro"). Undefined otherwise.
+ */
+export function cuedAttribute(older: Fact, newer: Fact): string | undefined {
+  const attribute = newer.attribute;
+  if (attribute === undefined || older.attribute === undefined) return undefined;
+  const cues = cueStems.get(attribute);
+  if (cues === undefined || !isGeneric(older.attribute)) return undefined;
+  if (!newer.change || newer.additive || newer.negated || older.negated) return undefined;
+  if (!namesSomething(older) || !namesSomething(newer)) return undefined;
+  return older.predicate.some((word) => cues.has(word)) ? attribute : undefined;
+}
