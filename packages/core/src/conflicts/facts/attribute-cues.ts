@@ -35,16 +35,17 @@ const isGeneric = (attribute: string) =>
 const namesSomething = (fact: Fact) => /(^|\s)\p{Lu}/u.test(fact.valueText);
 
 /**
- * The attribute an older, generically read fact shares with a newer one that names it and says
- * it changed, when the older fact's words cue that attribute and both values are names ("I see
- * Dr. Evans for dental care" / "My dentist is now Dr. Okoro"). Undefined otherwise.
+ * The attribute two facts share when one names it and the other, told with a general verb, cues
+ * it ("I see Dr. Evans for dental care" / "My dentist is now Dr. Okoro"; "The user banks with
+ * Sparkasse" / "The user moved all accounts to N26"), the newer one says it changed, and both
+ * values are names. Undefined otherwise.
  */
 export function cuedAttribute(older: Fact, newer: Fact): string | undefined {
-  const attribute = newer.attribute;
-  if (attribute === undefined || older.attribute === undefined) return undefined;
-  const cues = cueStems.get(attribute);
-  if (cues === undefined || !isGeneric(older.attribute)) return undefined;
+  if (older.attribute === undefined || newer.attribute === undefined) return undefined;
   if (!newer.change || newer.additive || newer.negated || older.negated) return undefined;
   if (!namesSomething(older) || !namesSomething(newer)) return undefined;
-  return older.predicate.some((word) => cues.has(word)) ? attribute : undefined;
+  const [named, general] = isGeneric(older.attribute) ? [newer, older] : [older, newer];
+  const cues = cueStems.get(named.attribute!);
+  if (cues === undefined || !isGeneric(general.attribute!)) return undefined;
+  return general.predicate.some((word) => cues.has(word)) ? named.attribute : undefined;
 }

@@ -82,6 +82,15 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
         true,
       );
     }
+    // "The user is single" / "The user is dating Chris": a partner ends being single.
+    if (
+      older.attribute === "relationship_status" &&
+      older.value.join(" ") === "singl" &&
+      newer.attribute === "partner" &&
+      !newerNegativeOrAdded(newer)
+    ) {
+      return supersede("partner-ends-single", "the new fact names a partner: no longer single");
+    }
     const cued = cuedAttribute(older, newer);
     if (cued !== undefined && relation !== "same") {
       return supersede(
@@ -148,3 +157,5 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   }
   return keep("multi-valued", `${attribute} is multi-valued: values add up`, newer.change);
 }
+
+const newerNegativeOrAdded = (fact: Fact) => fact.negated || fact.ended || fact.additive;

@@ -1,3 +1,5 @@
+import { normalizeWord } from "./fact-words.js";
+
 /**
  * The closed word classes the fact reader needs (English): what starts a subject, what ends
  * it, and the markers that say how a new fact relates to older ones. All lower case as typed.
@@ -230,6 +232,7 @@ export const ENDING_VERBS = new Set([
   "ditched",
   "gave",
   "give",
+  "given",
   "broke",
   "divorced",
   "unsubscribed",
@@ -475,3 +478,9 @@ export const COMMON_VERBS = [
   "renew",
   "pick",
 ];
+
+// Listed as typed or stemmed; both forms count ("use" stems to "us").
+const commonVerbStems = new Set(COMMON_VERBS.flatMap((verb) => [verb, normalizeWord(verb)]));
+
+/** Whether a normalized word is one of the common verbs. */
+export const isCommonVerb = (norm: string): boolean => commonVerbStems.has(norm);

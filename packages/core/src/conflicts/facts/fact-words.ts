@@ -55,6 +55,8 @@ const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
   girlfriend: "partner",
   kid: "child",
   kids: "children",
+  vw: "volkswagen",
+  chevy: "chevrolet",
 };
 
 /** Irregular verb forms mapped to the stem of their base form ("drove" reads as "drive"). */

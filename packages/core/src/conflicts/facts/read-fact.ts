@@ -12,7 +12,6 @@ import {
   readValue,
   SELF_SUBJECT,
   SKIPPED_LABELS,
-  single,
   valueTerms,
 } from "./fact-parts.js";
 import { type FactWord, factWords } from "./fact-words.js";
@@ -149,12 +148,14 @@ function readLabel(words: readonly FactWord[], colon: number, fact: Fact): Fact 
   // A label names its attribute exactly: "Home city" is lives_in, "Birth city" is not.
   const favorite = nouns[0] === "favorit" ? favoriteAttribute(nouns.slice(1)) : undefined;
   const attribute = favorite === undefined ? attributeOfExactNoun(nouns) : undefined;
+  // "Coffee order: oat cappuccino" states the one value; "Languages: French" lists several.
+  const listed = /s$/u.test(label.at(-1)?.lower ?? "");
   const value = readValue(words, colon + 1);
   return {
     ...fact,
     subject: read?.subject ?? SELF_SUBJECT,
     ...(attribute
-      ? single(attribute)
+      ? { attribute: attribute.id, cardinality: listed ? attribute.cardinality : "single" }
       : { attribute: favorite ?? `label:${nouns.join(" ")}`, cardinality: "single" }),
     value: valueTerms(value.words),
     valueText: value.words.map((word) => word.raw).join(" "),

@@ -14,6 +14,7 @@ import {
   AUXILIARIES,
   COPULAS,
   ENDING_VERBS,
+  isCommonVerb,
   NEGATIONS,
   VALUE_NOISE,
 } from "./fact-lexicon.js";
@@ -27,7 +28,7 @@ import {
   valueTerms,
   WORK_UNITS,
 } from "./fact-parts.js";
-import type { FactWord } from "./fact-words.js";
+import { type FactWord, isIrregularVerb } from "./fact-words.js";
 import { changedThing, possessedAttribute, subjectWords } from "./possessed-attribute.js";
 import { readSubject, type SubjectPhrase } from "./read-subject.js";
 
@@ -84,6 +85,8 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       at++;
       continue;
     }
+    // "does crossword puzzles", "did a marathon": "do" before a noun is the verb itself.
+    if (/^(do|does|did)$/u.test(lower) && next && doesObject(next)) break;
     if (AUXILIARIES.has(lower)) {
       // "has moved" is an auxiliary; "has a dog" is the verb.
       if (
@@ -192,6 +195,23 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
         : noun.next;
     if (named < words.length) setValue(named);
     return fact;
+  }
+  // "replaced my tablet with an iPad Air", "swapped the Golf for a Tesla": the object is the
+  // attribute (or the value now over), the value follows "with" / "for".
+  if (/^(replac|swap|trade|exchang)/u.test(norms[at] ?? "")) {
+    const by = words.findIndex((word, index) => index > at + 1 && /^(with|for)$/u.test(word.lower));
+    if (by > 0) {
+      const object = valueTerms(words.slice(at + 1, by).filter((word) => word.lower !== "in"));
+      fact.change = true;
+      setValue(by + 1);
+      const named = attributeOfNoun(object);
+      if (named !== undefined && named.cardinality === "single")
+        return Object.assign(fact, single(named));
+      fact.ends.push(object);
+      fact.attribute = "changed";
+      fact.cardinality = "multi";
+      return fact;
+    }
   }
   // "switched dentists to Dr. Park", "changed jobs", "switched to the Pro plan".
   if (/^(switch|chang|upgrad|downgrad)/u.test(norms[at] ?? "")) {
@@ -453,3 +473,11 @@ const INTENTIONS = new Set([
   "go",
   "expect",
 ]);
+
+/** Whether the word after "do" starts its object ("does yoga") rather than a verb ("does like"). */
+function doesObject(word: FactWord): boolean {
+  const lower = word.lower;
+  if (NEGATIONS.has(lower) || ADVERBS.has(lower) || /n't$/u.test(word.raw)) return false;
+  if (isIrregularVerb(lower) || isCommonVerb(word.norm)) return false;
+  return true;
+}

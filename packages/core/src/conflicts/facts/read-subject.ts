@@ -4,10 +4,10 @@ import {
   ADVERBS,
   AUXILIARIES,
   CHANGE,
-  COMMON_VERBS,
   COPULAS,
   DETERMINERS,
   ENDING_VERBS,
+  isCommonVerb,
   NEGATIONS,
   PRONOUNS,
   SELF_WORDS,
@@ -41,8 +41,6 @@ export function subjectText(subject: SubjectPhrase): string {
     .join(" > ");
 }
 
-// Listed as typed or stemmed; both forms count ("use" stems to "us").
-const verbStems = new Set(COMMON_VERBS.flatMap((verb) => [verb, normalizeWord(verb)]));
 /** Modifiers that do not change who or what a subject is ("the user's new manager"). */
 const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "regular"]);
 
@@ -65,7 +63,7 @@ export function opensWithPredicate(word: FactWord | undefined): boolean {
     ENDING_VERBS.has(lower) ||
     // a past-tense fragment ("Moved to Kiel", "Bought a car"); a bare verb ("turn 3") is no fact
     (isIrregularVerb(lower) && !COPULAS.has(lower)) ||
-    (/ed$/u.test(lower) && verbStems.has(word.norm))
+    (/ed$/u.test(lower) && isCommonVerb(word.norm))
   );
 }
 
@@ -88,10 +86,10 @@ export function startsPredicate(
     next !== undefined &&
     (COPULAS.has(next.lower) ||
       AUXILIARIES.has(next.lower) ||
-      verbStems.has(next.norm) ||
+      isCommonVerb(next.norm) ||
       /n't$/u.test(next.raw));
   if (lower === "these" && next?.lower === "days") return true;
-  if (verbStems.has(word.norm)) {
+  if (isCommonVerb(word.norm)) {
     // "the user's team lead is", "the office chair came": a noun before a verb is no verb.
     return !(nextIsVerb || (next !== undefined && isIrregularVerb(next.lower)));
   }
