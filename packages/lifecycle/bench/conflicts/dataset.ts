@@ -21,13 +21,18 @@ export const PAIR_CLASSES = [
 ] as const;
 export type PairClass = (typeof PAIR_CLASSES)[number];
 
-export const SPLITS = ["dev", "check"] as const;
+/**
+ * `dev` tunes the rules, `check` shows whether they generalise to other names and vocabulary,
+ * `holdout` (pairs-holdout.jsonl) was written blind, by an author who never saw the rules or the
+ * other pairs, and is never tuned on: it estimates what a user's own facts would score.
+ */
+export const SPLITS = ["dev", "check", "holdout"] as const;
 export type Split = (typeof SPLITS)[number];
 
 const text = z.string().trim().min(1);
 
 export const conflictPairSchema = z.strictObject({
-  id: z.string().regex(/^[a-z-]+-(dev|check)-\d{2}$/),
+  id: z.string().regex(/^[a-z-]+-(dev|check|holdout)-\d{2}$/),
   class: z.enum(PAIR_CLASSES),
   split: z.enum(SPLITS),
   /** Facts stored before `old` (other people's facts in the `crowded` class). */
@@ -55,18 +60,20 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 
 const here = (name: string) => new URL(`./${name}`, import.meta.url);
 
-/** The pairs, validated line by line (a bad line names its number). */
+/** The pairs of every split, validated line by line (a bad line names its file and number). */
 export function loadConflictBenchPairs(): ConflictPair[] {
-  return readFileSync(here("pairs.jsonl"), "utf8")
-    .split("\n")
-    .flatMap((line, index) => {
-      if (line.trim() === "") return [];
-      const parsed = conflictPairSchema.safeParse(JSON.parse(line));
-      if (!parsed.success) {
-        throw new Error(`pairs.jsonl line ${index + 1}: ${z.prettifyError(parsed.error)}`);
-      }
-      return [parsed.data];
-    });
+  return ["pairs.jsonl", "pairs-holdout.jsonl"].flatMap((file) =>
+    readFileSync(here(file), "utf8")
+      .split("\n")
+      .flatMap((line, index) => {
+        if (line.trim() === "") return [];
+        const parsed = conflictPairSchema.safeParse(JSON.parse(line));
+        if (!parsed.success) {
+          throw new Error(`${file} line ${index + 1}: ${z.prettifyError(parsed.error)}`);
+        }
+        return [parsed.data];
+      }),
+  );
 }
 
 export function loadConflictBenchScenario(): Scenario {

@@ -29,6 +29,7 @@ const isGeneric = (attribute: string) =>
   attribute.startsWith("verb:") ||
   attribute.startsWith("passive:") ||
   attribute === "be" ||
+  attribute === "changed" ||
   attribute === "owns" ||
   attribute === "uses";
 

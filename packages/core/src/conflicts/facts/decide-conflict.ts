@@ -61,7 +61,7 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   // use Neovim" ends "edits code in Neovim").
   const endsOld = (ended: readonly string[]) =>
     compareValues(ended, older.value) === "same" ||
-    (ended.length > 0 && ended.every((word) => older.predicate.includes(word)));
+    (ended.length > 0 && ended.every((word) => older.predicate.some((old) => sameRoot(old, word))));
   const ended = older.negated ? undefined : newer.ends.find(endsOld);
   if (ended !== undefined) {
     return supersede("value-ended", `the new fact says "${ended.join(" ")}" is over`);
@@ -159,3 +159,7 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
 }
 
 const newerNegativeOrAdded = (fact: Fact) => fact.negated || fact.ended || fact.additive;
+
+/** The same word, or its agent noun ("teach" / "teacher", "develop" / "developer"). */
+const sameRoot = (a: string, b: string) =>
+  a === b || a === `${b}er` || b === `${a}er` || a === `${b}or` || b === `${a}or`;

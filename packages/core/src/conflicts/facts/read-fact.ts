@@ -7,13 +7,7 @@ import {
   NEGATIONS,
   VALUE_NOISE,
 } from "./fact-lexicon.js";
-import {
-  type Fact,
-  readValue,
-  SELF_SUBJECT,
-  SKIPPED_LABELS,
-  valueTerms,
-} from "./fact-parts.js";
+import { type Fact, readValue, SELF_SUBJECT, SKIPPED_LABELS, valueTerms } from "./fact-parts.js";
 import { type FactWord, factWords } from "./fact-words.js";
 import { favoriteAttribute } from "./possessed-attribute.js";
 import { readPredicate } from "./read-predicate.js";
@@ -46,7 +40,9 @@ export function readFact(text: string): Fact {
     negated: false,
     additive:
       marked.some((word) => ADDITIVE.has(word.lower)) || hasPhrase(markedNorms, ADDITIVE_PHRASES),
-    ended: /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(text),
+    ended:
+      /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(text) ||
+      UNTIL_ENDED.test(text),
     change:
       marked.some((word) => CHANGE.has(word.lower)) ||
       hasPhrase(markedNorms, CHANGE_PHRASES) ||
@@ -89,6 +85,9 @@ export function readFact(text: string): Fact {
   }
   return result;
 }
+
+// "swam for the county team until she quit in May": what held until then is over.
+const UNTIL_ENDED = /\buntil (?:\w+ )?(?:quit|stopped|left|retired|moved|gave up|sold|closed)\b/iu;
 
 // Of those, the ones that say the fact replaced an earlier one ("currently" only says it holds).
 const PRESENCE_CHANGE = /\b(?:these days|nowadays|from now on)\b/iu;

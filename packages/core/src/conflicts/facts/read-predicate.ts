@@ -116,11 +116,15 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       if (object && /ing$/u.test(object.lower)) {
         // "stopped drinking coffee": the gerund is the verb, and its object is over; without an
         // object ("stopped painting") the activity itself is.
-        const after = valueTerms(readValue(words, at + 2).words);
+        // ("quit smoking in January", "quit teaching and ...": no object, the activity is over)
+        const hasObject = object.after === "" && !startsCircumstance(words, at + 2);
+        const after = hasObject ? valueTerms(readValue(words, at + 2).words) : [];
         fact.ends.push(after.length > 0 ? after : [object.norm]);
         continue;
       }
       const value = readValue(words, at + 1);
+      // "gave Kiwi away", "sold the car off": the particle is no part of what ended
+      value.words = value.words.filter((word) => !ENDING_PARTICLES.has(word.lower));
       fact.ends.push(valueTerms(value.words));
       fact.attribute = "ended";
       fact.cardinality = "multi";
@@ -165,7 +169,8 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
   const setValue = (valueStart: number) => {
     const value = readValue(words, valueStart);
     const limit = words[value.next]?.lower;
-    if (limit !== undefined && CIRCUMSTANCES.has(limit)) fact.circumstance = limit;
+    const idiom = limit === "after" && words[value.next + 1]?.lower === "all"; // "after all"
+    if (limit !== undefined && CIRCUMSTANCES.has(limit) && !idiom) fact.circumstance = limit;
     fact.value = valueTerms(value.words);
     fact.valueText = value.words.map((word) => word.raw).join(" ");
     return value;
@@ -222,10 +227,15 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       // "switched jobs and now works at SAP": the second verb says what changed
       return readPredicate(words, and + 1, { ...fact, change: true });
     }
+    // "switched gyms, I go to X now": the thing switched ends at the clause break
+    const clauseEnd = words.findIndex(
+      (word, index) =>
+        index > at && index < to2 && (word.after === "," || words[index + 1]?.lower === "and"),
+    );
     const between =
       to2 > at + 1
         ? words
-            .slice(at + 1, to2)
+            .slice(at + 1, clauseEnd > at ? clauseEnd + 1 : to2)
             .filter((word) => !VALUE_NOISE.has(word.lower))
             .map((word) => word.norm)
         : [];
@@ -333,11 +343,18 @@ function readCopula(
   }
   // "is held in Vienna", "is paid by direct debit": a passive states what is done to the
   // subject; like any verb its values add up unless a change is said ("now held in Prague").
-  if (first !== undefined && isParticiple(first.lower) && PREPOSITIONS.has(rest[1]?.lower ?? "")) {
+  if (
+    first !== undefined &&
+    isParticiple(first.lower) &&
+    PREPOSITIONS.has(rest[1]?.lower ?? "") &&
+    attributeOfValue([first.norm]) === undefined // "got married in May" states a status
+  ) {
     setValue(at + 2);
     // "The user's dinner is booked at Lorenz": the dinner is the attribute, as in "was moved to".
+    // (A table noun's attribute says which one the owner has: "the user's car is insured with
+    // AXA" says nothing about which car, so the car stays the subject.)
     const thing = subject.nodes.length > 1 ? possessedAttribute(subject, false) : undefined;
-    if (thing !== undefined) {
+    if (thing?.attribute.startsWith("of:")) {
       const owner = { nodes: subject.nodes.slice(0, -1) };
       return { ...fact, subject: owner, attribute: thing.attribute, cardinality: "multi" };
     }
@@ -481,3 +498,20 @@ function doesObject(word: FactWord): boolean {
   if (isIrregularVerb(lower) || isCommonVerb(word.norm)) return false;
   return true;
 }
+
+/**
+ * Whether the words at `at` start a circumstance, not an object: a conjunction ("and I'm now"),
+ * or a time ("in January", "last year", "after the summer"); "on Pennywise" is an object.
+ */
+function startsCircumstance(words: readonly FactWord[], at: number): boolean {
+  const first = words[at]?.lower;
+  if (first === undefined) return false;
+  if (/^(and|but|because|since|last|this|after|before|when)$/u.test(first)) return true;
+  const second = words[at + 1]?.lower ?? "";
+  return PREPOSITIONS.has(first) && TIME_NOUN.test(second);
+}
+
+const TIME_NOUN =
+  /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|autumn|fall|winter|\d{4}|last|early|late)$/u;
+
+const ENDING_PARTICLES = new Set(["away", "off", "up", "out", "back"]);

@@ -42,7 +42,7 @@ export function subjectText(subject: SubjectPhrase): string {
 }
 
 /** Modifiers that do not change who or what a subject is ("the user's new manager"). */
-const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "regular"]);
+const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "regular", "go-to"]);
 
 /**
  * Whether a word starts the predicate: an auxiliary, copula, negation, marker or adverb, an
