@@ -1,3 +1,4 @@
+import { attributeCues, cuedBy } from "./facts/attribute-cues.js";
 import { ATTRIBUTES, attributeQueryWords } from "./facts/attribute-table.js";
 import type { Fact } from "./facts/read-fact.js";
 
@@ -18,9 +19,16 @@ export function conflictQuery(content: string, fact: Fact): string {
   else if (last?.name !== undefined) extra.push(last.name);
   else if (last) extra.push(...last.words.slice(-1));
   const attribute = fact.attribute ?? "";
-  const known = ATTRIBUTES.find((definition) => definition.id === attribute);
-  if (known) extra.push(...attributeQueryWords(known));
-  else if (/^(role|favorite|of|label):/u.test(attribute))
-    extra.push(...attribute.replace(/^\w+:/u, "").split(" "));
+  // A fact told with a general verb and a cue ("I see Dr. Evans for dental care") looks for the
+  // attribute it cues ("dentist") as well.
+  const attributes = [attribute, ...cuedBy(fact.predicate)];
+  for (const id of new Set(attributes)) {
+    const known = ATTRIBUTES.find((definition) => definition.id === id);
+    if (known) extra.push(...attributeQueryWords(known), ...attributeCues(id));
+    else if (/^(role|favorite|of|label):/u.test(id))
+      extra.push(...id.replace(/^\w+:/u, "").replace(/[[\]]/gu, " ").split(" ").filter(Boolean));
+  }
+  // "quit teaching" looks for "teacher" too
+  for (const ended of fact.ends) if (ended.length === 1) extra.push(`${ended[0]}er`);
   return [...new Set(extra)].slice(0, EXTRA_WORDS).concat(content).join(" ");
 }

@@ -24,6 +24,16 @@ const cueStems = new Map(
   ]),
 );
 
+/** The cue words of an attribute, as typed ("dental", "teeth" for `dentist`). */
+export const attributeCues = (attribute: string): readonly string[] => CUES[attribute] ?? [];
+
+/** The attributes whose cues a fact's words contain ("dental care" -> `dentist`). */
+export function cuedBy(predicate: readonly string[]): string[] {
+  return [...cueStems]
+    .filter(([, cues]) => predicate.some((word) => cues.has(word)))
+    .map(([attribute]) => attribute);
+}
+
 /** Readings that name no attribute of their own: a verb, a passive, "is", "has", "uses". */
 const isGeneric = (attribute: string) =>
   attribute.startsWith("verb:") ||

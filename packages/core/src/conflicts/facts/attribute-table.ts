@@ -596,5 +596,7 @@ export function attributeQueryWords(attribute: AttributeDefinition): string[] {
     for (const word of phrase.split(" ")) words.add(word);
   }
   for (const noun of attribute.nouns ?? []) for (const word of noun.split(" ")) words.add(word);
+  // "single" reaches "I'm single" from "I got married"
+  for (const value of attribute.values ?? []) for (const word of value.split(" ")) words.add(word);
   return [...words];
 }
