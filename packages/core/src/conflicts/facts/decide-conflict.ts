@@ -147,7 +147,7 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
       `${attribute} is single-valued: "${oldValue}" -> "${newer.valueText || newer.value.join(" ")}"`,
     );
   }
-  if (newer.change && !newer.newThing) {
+  if (newer.change && newer.replacing === true && !newer.newThing) {
     // "now", "these days", "switched": the new value takes the old one's place.
     return supersede(
       "multi-value-changed",

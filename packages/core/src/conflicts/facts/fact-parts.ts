@@ -21,6 +21,12 @@ export interface Fact {
   ended: boolean;
   /** The fact says something changed ("now", "moved", "switched", "has a new"). */
   change: boolean;
+  /**
+   * The change says a value took another's place ("now", "switched", "instead", "these days"),
+   * not only that something began ("became friends with", "joined", "recently"): only such a
+   * change replaces a value of a multi-valued attribute.
+   */
+  replacing?: boolean;
   /** The value is limited by a circumstance ("after 2 pm", "on weekdays"): a partial statement. */
   circumstance?: string;
   /** The comparable words of the whole predicate (where an ended value may stand). */

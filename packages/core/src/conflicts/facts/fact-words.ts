@@ -56,6 +56,8 @@ const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
   kid: "child",
   kids: "children",
   vw: "volkswagen",
+  soccer: "football",
+  "plant-based": "vegan",
   chevy: "chevrolet",
 };
 
@@ -149,6 +151,8 @@ export function isIrregularVerb(lower: string): boolean {
 export function normalizeWord(lower: string): string {
   const irregular = IRREGULAR_VERBS[lower];
   if (irregular !== undefined) return irregular;
+  const ordinal = ORDINALS.indexOf(lower);
+  if (ordinal >= 0) return String(ordinal + 1); // "fourth of July" is "July 4th"
   const plain = lower.normalize("NFD").replace(/\p{M}/gu, ""); // café -> cafe
   const spelled = SPELLING_VARIANTS[plain] ?? americanSpelling(plain);
   return porterStem(spelled);
@@ -231,3 +235,19 @@ function expandContractions(text: string): string {
 export function normalizePhrase(phrase: string): string[] {
   return factWords(phrase).map((word) => word.norm);
 }
+
+// Ordinal words as the numbers of "4th", "3rd" (valueTerms drops the suffix).
+const ORDINALS = [
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "fifth",
+  "sixth",
+  "seventh",
+  "eighth",
+  "ninth",
+  "tenth",
+  "eleventh",
+  "twelfth",
+];

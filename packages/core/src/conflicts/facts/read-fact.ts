@@ -47,6 +47,7 @@ export function readFact(text: string): Fact {
       marked.some((word) => CHANGE.has(word.lower)) ||
       hasPhrase(markedNorms, CHANGE_PHRASES) ||
       PRESENCE_CHANGE.test(text),
+    replacing: marked.some((word) => REPLACING.has(word.lower)) || PRESENCE_CHANGE.test(text),
     ends: [],
     predicate: [],
   };
@@ -88,6 +89,19 @@ export function readFact(text: string): Fact {
 
 // "swam for the county team until she quit in May": what held until then is over.
 const UNTIL_ENDED = /\buntil (?:\w+ )?(?:quit|stopped|left|retired|moved|gave up|sold|closed)\b/iu;
+
+const REPLACING = new Set([
+  "now",
+  "nowadays",
+  "switched",
+  "switch",
+  "changed",
+  "replaced",
+  "instead",
+  "anymore",
+  "moved",
+  "transferred",
+]);
 
 // Of those, the ones that say the fact replaced an earlier one ("currently" only says it holds).
 const PRESENCE_CHANGE = /\b(?:these days|nowadays|from now on)\b/iu;

@@ -80,6 +80,11 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       copula = true;
       continue;
     }
+    // "learned to swim" states "can swim" (what "can't swim" negated)
+    if (/^(learned|learnt)$/u.test(lower) && next?.lower === "to") {
+      at++;
+      continue;
+    }
     if (lower === "used" && next?.lower === "to") {
       fact.ended = true;
       at++;
@@ -144,7 +149,7 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
   if (standAsLike) norms[at] = "like";
   // "moved from Berlin to Munich", "switched from Spotify to Tidal": the old value is over.
   const from = words.findIndex(
-    (word, index) => index > at && index <= at + 3 && word.lower === "from",
+    (word, index) => index > at && index <= at + 5 && word.lower === "from",
   );
   const to = from >= 0 ? words.findIndex((word, index) => index > from && word.lower === "to") : -1;
   let fromTo: number | undefined;
@@ -219,7 +224,9 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     }
   }
   // "switched dentists to Dr. Park", "changed jobs", "switched to the Pro plan".
-  if (/^(switch|chang|upgrad|downgrad)/u.test(norms[at] ?? "")) {
+  const movesThing =
+    norms[at] === "move" && /^(my|our|their|his|her|all|the)$/u.test(words[at + 1]?.lower ?? "");
+  if (movesThing || /^(switch|chang|upgrad|downgrad)/u.test(norms[at] ?? "")) {
     fact.change = true;
     const to2 = words.findIndex((word, index) => index > at && word.lower === "to");
     const and = words.findIndex((word, index) => index > at && word.lower === "and");
@@ -260,6 +267,14 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       fact.attribute = "changed";
       fact.cardinality = "multi";
     }
+    return fact;
+  }
+  const commute = readCommute(words, at);
+  if (commute !== undefined) {
+    fact.attribute = "commute";
+    fact.cardinality = "single";
+    fact.value = [commute];
+    fact.valueText = commute;
     return fact;
   }
   const phrase =
@@ -515,3 +530,21 @@ const TIME_NOUN =
   /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|autumn|fall|winter|\d{4}|last|early|late)$/u;
 
 const ENDING_PARTICLES = new Set(["away", "off", "up", "out", "back"]);
+
+const COMMUTE_VERBS = new Set(["take", "drive", "cycl", "bike", "walk", "ride", "commut", "run"]);
+const COMMUTE_GOALS = new Set(["work", "office", "job"]);
+
+/**
+ * How someone gets to work ("takes the bus to work", "cycles to work", "drives to the office"):
+ * the way, as one word ("bu", "cycl"), or undefined when the predicate is no commute.
+ */
+function readCommute(words: readonly FactWord[], at: number): string | undefined {
+  const verb = words[at]?.norm ?? "";
+  if (!COMMUTE_VERBS.has(verb)) return undefined;
+  const to = words.findIndex((word, index) => index > at && index <= at + 6 && word.lower === "to");
+  const goal = words.slice(to + 1, to + 3).find((word) => !VALUE_NOISE.has(word.lower));
+  if (to < 0 || goal === undefined || !COMMUTE_GOALS.has(goal.norm)) return undefined;
+  if (verb !== "take") return verb;
+  // "takes the train from Reading to work": the vehicle is the object of "take"
+  return words.slice(at + 1, to).find((word) => !VALUE_NOISE.has(word.lower))?.norm;
+}
