@@ -26,13 +26,13 @@ export type PairClass = (typeof PAIR_CLASSES)[number];
  * `holdout` (pairs-holdout.jsonl) was written blind, by an author who never saw the rules or the
  * other pairs, and is never tuned on: it estimates what a user's own facts would score.
  */
-export const SPLITS = ["dev", "check", "holdout"] as const;
+export const SPLITS = ["dev", "check", "holdout", "blind"] as const;
 export type Split = (typeof SPLITS)[number];
 
 const text = z.string().trim().min(1);
 
 export const conflictPairSchema = z.strictObject({
-  id: z.string().regex(/^[a-z-]+-(dev|check|holdout)-\d{2}$/),
+  id: z.string().regex(/^[a-z-]+-(dev|check|holdout|blind)-\d{2}$/),
   class: z.enum(PAIR_CLASSES),
   split: z.enum(SPLITS),
   /** Facts stored before `old` (other people's facts in the `crowded` class). */
@@ -62,7 +62,7 @@ const here = (name: string) => new URL(`./${name}`, import.meta.url);
 
 /** The pairs of every split, validated line by line (a bad line names its file and number). */
 export function loadConflictBenchPairs(): ConflictPair[] {
-  return ["pairs.jsonl", "pairs-holdout.jsonl"].flatMap((file) =>
+  return ["pairs.jsonl", "pairs-holdout.jsonl", "pairs-blind.jsonl"].flatMap((file) =>
     readFileSync(here(file), "utf8")
       .split("\n")
       .flatMap((line, index) => {

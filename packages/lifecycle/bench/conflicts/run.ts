@@ -5,7 +5,7 @@
  * reports precision, recall and false supersessions per class, split and embedder.
  *
  *   pnpm --filter @memory/lifecycle bench:conflicts [--embedder local|none|both]
- *     [--split dev|check|holdout|all] [--out results.json] [--verbose]
+ *     [--split dev|check|holdout|blind|all] [--out results.json] [--verbose]
  *
  * Not a test: it asserts nothing about quality; the numbers go in README.md.
  */
@@ -23,7 +23,7 @@ import { type EmbedderResult, longStoreTable, pairsTable, summaryTable } from ".
 import { runScenario } from "./scenario-run.js";
 
 const USAGE =
-  "usage: bench:conflicts [--embedder local|none|both] [--split dev|check|holdout|all] [--out file.json] [--verbose]";
+  "usage: bench:conflicts [--embedder local|none|both] [--split dev|check|holdout|blind|all] [--out file.json] [--verbose]";
 
 function readOptions() {
   const { values } = parseArgs({
@@ -40,8 +40,8 @@ function readOptions() {
   if (embedders === undefined) {
     throw new Error(`--embedder must be local, none or both, not "${values.embedder}"\n${USAGE}`);
   }
-  if (!["dev", "check", "holdout", "all"].includes(values.split as string)) {
-    throw new Error(`--split must be dev, check, holdout or all, not "${values.split}"\n${USAGE}`);
+  if (!["dev", "check", "holdout", "blind", "all"].includes(values.split as string)) {
+    throw new Error(`--split must be dev, check, holdout, blind or all, not "${values.split}"\n${USAGE}`);
   }
   return {
     embedders: embedders as ("local" | "none")[],
@@ -103,7 +103,7 @@ async function runEmbedder(
         );
       }
     }
-    const splits: SplitFilter[] = split === "all" ? ["dev", "check", "holdout", "all"] : [split];
+    const splits: SplitFilter[] = split === "all" ? ["dev", "check", "holdout", "blind", "all"] : [split];
     return {
       embedder,
       seconds: Math.round((performance.now() - started) / 100) / 10,
