@@ -605,13 +605,30 @@ export const isRelation = (norm: string): boolean => relationHeads.has(norm);
 /** The words a candidate query adds for an attribute: its phrases and nouns, as typed. */
 export function attributeQueryWords(attribute: AttributeDefinition): string[] {
   const words = new Set<string>();
-  for (const entry of attribute.phrases ?? []) {
-    const phrase = typeof entry === "string" ? entry : entry.phrase;
-    if (typeof entry !== "string" && entry.negative) continue;
-    for (const word of phrase.split(" ")) words.add(word);
-  }
+  // Nouns first: they are the rarer, surer words ("employer" before "works", "at").
   for (const noun of attribute.nouns ?? []) for (const word of noun.split(" ")) words.add(word);
   // "single" reaches "I'm single" from "I got married"
   for (const value of attribute.values ?? []) for (const word of value.split(" ")) words.add(word);
+  for (const entry of attribute.phrases ?? []) {
+    const phrase = typeof entry === "string" ? entry : entry.phrase;
+    if (typeof entry !== "string" && entry.negative) continue;
+    for (const word of phrase.split(" ")) if (!QUERY_FILLER.has(word)) words.add(word);
+  }
   return [...words];
 }
+
+/** Words of attribute phrases that find nothing by themselves. */
+const QUERY_FILLER = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "at",
+  "in",
+  "on",
+  "for",
+  "by",
+  "of",
+  "new",
+  "with",
+]);
