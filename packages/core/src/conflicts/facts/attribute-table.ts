@@ -158,6 +158,22 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
     nouns: ["plan", "subscription plan", "tier", "membership", "subscription tier"],
   },
   {
+    id: "mobile_provider",
+    cardinality: "single",
+    nouns: [
+      "mobile carrier",
+      "mobile provider",
+      "mobile network",
+      "mobile plan",
+      "cell carrier",
+      "cell plan",
+      "phone carrier",
+      "phone plan",
+      "carrier",
+      "network provider",
+    ],
+  },
+  {
     id: "subscriptions",
     cardinality: "multi",
     phrases: ["subscribes to", "subscribed to"],

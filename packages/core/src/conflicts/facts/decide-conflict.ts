@@ -1,4 +1,5 @@
 import { cuedAttribute } from "./attribute-cues.js";
+import { attributeOfNoun } from "./attribute-table.js";
 import type { Fact } from "./read-fact.js";
 import { sameSubject, subjectText } from "./read-subject.js";
 
@@ -62,7 +63,14 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   const endsOld = (ended: readonly string[]) =>
     compareValues(ended, older.value) === "same" ||
     (ended.length > 0 && ended.every((word) => older.predicate.some((old) => sameRoot(old, word))));
-  const ended = older.negated ? undefined : newer.ends.find(endsOld);
+  // "no more commuting", "sold the car", "quit the gym": the thing ended is the attribute itself
+  const endsAttribute = (ended: readonly string[]) =>
+    older.attribute !== undefined &&
+    older.attribute === attributeOfNoun(ended.slice(-1))?.id &&
+    older.cardinality === "single";
+  const ended = older.negated
+    ? undefined
+    : newer.ends.find((words) => endsOld(words) || endsAttribute(words));
   if (ended !== undefined) {
     return supersede("value-ended", `the new fact says "${ended.join(" ")}" is over`);
   }

@@ -233,6 +233,8 @@ export const ENDING_VERBS = new Set([
   "gave",
   "give",
   "given",
+  "forgot",
+  "forgotten",
   "broke",
   "divorced",
   "unsubscribed",

@@ -57,6 +57,7 @@ const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
   kids: "children",
   vw: "volkswagen",
   soccer: "football",
+  supply: "supplier",
   "plant-based": "vegan",
   chevy: "chevrolet",
 };
@@ -144,12 +145,23 @@ const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
 
 /** Whether a lower-case word is an irregular verb form ("drove", "bought", "was"). */
 export function isIrregularVerb(lower: string): boolean {
-  return Object.hasOwn(IRREGULAR_VERBS, lower);
+  return Object.hasOwn(IRREGULAR_VERBS, lower) || rePrefixed(lower) !== undefined;
 }
+
+/** "rewrote" is "wrote" again, "rebuilt" "built": the irregular form after "re". */
+function rePrefixed(lower: string): string | undefined {
+  if (!lower.startsWith("re") || lower.length < 6) return undefined;
+  const base = lower.slice(2);
+  return Object.hasOwn(IRREGULAR_VERBS, base) && !COPULA_FORMS.has(base)
+    ? IRREGULAR_VERBS[base]
+    : undefined;
+}
+
+const COPULA_FORMS = new Set(["am", "is", "are", "was", "were", "been", "being", "has", "had"]);
 
 /** The comparable form of one lower-case word (spelling unified, irregular verbs, Porter). */
 export function normalizeWord(lower: string): string {
-  const irregular = IRREGULAR_VERBS[lower];
+  const irregular = IRREGULAR_VERBS[lower] ?? rePrefixed(lower);
   if (irregular !== undefined) return irregular;
   const ordinal = ORDINALS.indexOf(lower);
   if (ordinal >= 0) return String(ordinal + 1); // "fourth of July" is "July 4th"

@@ -246,6 +246,11 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
             .filter((word) => !VALUE_NOISE.has(word.lower))
             .map((word) => word.norm)
         : [];
+    // "switched to selling burgers": the gerund is the verb now done instead
+    const gerund = to2 >= 0 ? words[to2 + 1] : undefined;
+    if (gerund !== undefined && /ing$/u.test(gerund.lower) && isCommonVerb(gerund.norm)) {
+      return readPredicate(words, to2 + 1, { ...fact, change: true, replacing: true });
+    }
     const valueStart = fromTo !== undefined ? fromTo + 1 : to2 >= 0 ? to2 + 1 : at + 1;
     const value = setValue(valueStart);
     const named = between.length > 0 && !between.includes("from") ? between : undefined;
@@ -286,7 +291,9 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     if (phrase.negative) fact.negated = !fact.negated;
     if (phrase.change) fact.change = true;
     const value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
-    const thing = phrase.change ? changedThing(fact) : undefined;
+    // "The project's docs live in Confluence" reads as "moved to Notion" does: the docs' place
+    const thing =
+      phrase.change || phrase.attribute.id === "lives_in" ? changedThing(fact) : undefined;
     if (thing) return Object.assign(fact, thing);
     // "moved to the platform team": a unit of work, not a home
     const unit = valueTerms(value.words).at(-1);
