@@ -140,7 +140,9 @@ describe("decideConflict", () => {
 describe("conflictQuery", () => {
   it("adds the subject's head and the attribute's surface forms before the text", () => {
     const query = conflictQuery("The user moved to Nantes", readFact("The user moved to Nantes"));
-    expect(query.startsWith("user lives in based")).toBe(true);
+    // the subject's head, then the attribute's nouns (the surer words), then its phrases' words
+    expect(query.startsWith("user home city residence")).toBe(true);
+    expect(query).toContain(" lives based resides ");
     expect(query.endsWith("The user moved to Nantes")).toBe(true);
   });
 });
