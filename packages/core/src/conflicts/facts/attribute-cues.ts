@@ -15,6 +15,11 @@ const CUES: Readonly<Record<string, readonly string[]>> = {
   insurance: ["insured", "insurance", "insurer"],
   bank: ["banks", "bank", "account", "accounts"],
   school: ["pupil", "student", "attends", "enrolled", "school"],
+  hairdresser: ["hair", "haircut", "haircuts", "barber", "salon"],
+  energy_supplier: ["energy", "electricity", "power", "gas"],
+  mobile_provider: ["mobile", "cell", "phone", "sim"],
+  therapist: ["therapy", "counselling", "counseling", "sessions"],
+  vet: ["vet", "veterinary", "jabs", "vaccinations"],
 };
 
 const cueStems = new Map(

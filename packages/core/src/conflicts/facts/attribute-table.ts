@@ -158,6 +158,24 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
     nouns: ["plan", "subscription plan", "tier", "membership", "subscription tier"],
   },
   {
+    id: "hairdresser",
+    cardinality: "single",
+    nouns: ["hairdresser", "barber", "hair salon", "hairstylist", "stylist", "salon"],
+  },
+  {
+    id: "energy_supplier",
+    cardinality: "single",
+    nouns: [
+      "energy supplier",
+      "electricity supplier",
+      "gas supplier",
+      "energy provider",
+      "electricity provider",
+      "energy company",
+      "power company",
+    ],
+  },
+  {
     id: "mobile_provider",
     cardinality: "single",
     nouns: [
