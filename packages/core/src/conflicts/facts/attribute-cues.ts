@@ -20,6 +20,7 @@ const CUES: Readonly<Record<string, readonly string[]>> = {
   mobile_provider: ["mobile", "cell", "phone", "sim"],
   therapist: ["therapy", "counselling", "counseling", "sessions"],
   vet: ["vet", "veterinary", "jabs", "vaccinations"],
+  landlord: ["rents", "renting", "rented", "lease", "tenancy"],
 };
 
 const cueStems = new Map(
@@ -48,7 +49,7 @@ const isGeneric = (attribute: string) =>
   attribute === "owns" ||
   attribute === "uses";
 
-const namesSomething = (fact: Fact) => /(^|\s)\p{Lu}/u.test(fact.valueText);
+const namesSomething = (fact: Fact) => fact.named === true || /(^|\s)\p{Lu}/u.test(fact.valueText);
 
 /**
  * The attribute two facts share when one names it and the other, told with a general verb, cues

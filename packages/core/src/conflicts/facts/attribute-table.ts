@@ -158,6 +158,11 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
     nouns: ["plan", "subscription plan", "tier", "membership", "subscription tier"],
   },
   {
+    id: "landlord",
+    cardinality: "single",
+    nouns: ["landlord", "landlady", "letting agent", "letting agency", "property manager"],
+  },
+  {
     id: "hairdresser",
     cardinality: "single",
     nouns: ["hairdresser", "barber", "hair salon", "hairstylist", "stylist", "salon"],

@@ -33,6 +33,8 @@ export interface Fact {
   predicate: string[];
   /** "has a new X": a change of a single thing, an addition to a multi-valued one. */
   newThing?: boolean;
+  /** The predicate names someone or something (a capitalized word after the subject: "at Acme"). */
+  named?: boolean;
   /** Values the fact says are over ("switched from X", "no more X", "instead of X", "left X"). */
   ends: string[][];
   /** What could not be read, when something could not. */

@@ -75,6 +75,7 @@ export function readFact(text: string): Fact {
   }
   fact.subject = subject;
   fact.predicate = valueTerms(words.slice(at));
+  fact.named = words.slice(at).some((word, index) => word.capitalized && index + at > 0);
   const result = typedByValue(readPredicate(words, at, fact));
   // "no longer uses Neovim", "used to live in Berlin": the value itself is over.
   if (

@@ -2,6 +2,7 @@ import {
   attributeOfNoun,
   attributeOfValue,
   isOccupation,
+  isRelation,
   matchPhrase,
   nounMatch,
   ROLE_PARTICIPLES,
@@ -253,6 +254,14 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     }
     const valueStart = fromTo !== undefined ? fromTo + 1 : to2 >= 0 ? to2 + 1 : at + 1;
     const value = setValue(valueStart);
+    // "moved our son to Hillcrest School": the relative moved, the value says what changed
+    if (movesThing && between.length === 1 && isRelation(between[0]!)) {
+      fact.subject = { nodes: [...subject.nodes, { words: [between[0]!] }] };
+      setValue(valueStart);
+      fact.attribute = "changed";
+      fact.cardinality = "multi";
+      return fact;
+    }
     const named = between.length > 0 && !between.includes("from") ? between : undefined;
     const namedMatch = named ? nounMatch(named) : undefined;
     const known = namedMatch?.attribute ?? attributeOfNoun(valueTerms(value.words).slice(-1));
@@ -290,7 +299,21 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     Object.assign(fact, single(phrase.attribute));
     if (phrase.negative) fact.negated = !fact.negated;
     if (phrase.change) fact.change = true;
-    const value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
+    let value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
+    // "goes to the gym at FitX": the value names another attribute, and its own value follows
+    const inner = attributeOfNoun(valueTerms(value.words));
+    const place = words[value.next];
+    if (
+      inner !== undefined &&
+      inner.id !== phrase.attribute.id &&
+      inner.cardinality === "single" &&
+      place !== undefined &&
+      /^(at|with)$/u.test(place.lower)
+    ) {
+      Object.assign(fact, single(inner));
+      value = setValue(value.next + 1);
+      return fact;
+    }
     // "The project's docs live in Confluence" reads as "moved to Notion" does: the docs' place
     const thing =
       phrase.change || phrase.attribute.id === "lives_in" ? changedThing(fact) : undefined;

@@ -42,7 +42,17 @@ export function subjectText(subject: SubjectPhrase): string {
 }
 
 /** Modifiers that do not change who or what a subject is ("the user's new manager"). */
-const SUBJECT_NOISE = new Set(["new", "current", "present", "latest", "usual", "regular", "go-to"]);
+const SUBJECT_NOISE = new Set([
+  "main",
+  "everyday",
+  "new",
+  "current",
+  "present",
+  "latest",
+  "usual",
+  "regular",
+  "go-to",
+]);
 
 /**
  * Whether a word starts the predicate: an auxiliary, copula, negation, marker or adverb, an
