@@ -1,5 +1,6 @@
 import { cuedAttribute } from "./attribute-cues.js";
 import { attributeOfNoun } from "./attribute-table.js";
+import { normalizeWord } from "./fact-words.js";
 import type { Fact } from "./read-fact.js";
 import { sameSubject, subjectText } from "./read-subject.js";
 
@@ -54,6 +55,9 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   }
   const a = subjectText(older.subject);
   const b = subjectText(newer.subject);
+  if (!older.negated && endsOwnedThing(older, newer)) {
+    return supersede("thing-ended", `"${b}" is gone (the new fact says so)`);
+  }
   if (!sameSubject(older.subject, newer.subject)) {
     return keep("different-subjects", `different subjects (${a} / ${b})`);
   }
@@ -171,3 +175,22 @@ const newerNegativeOrAdded = (fact: Fact) => fact.negated || fact.ended || fact.
 /** The same word, or its agent noun ("teach" / "teacher", "develop" / "developer"). */
 const sameRoot = (a: string, b: string) =>
   a === b || a === `${b}er` || b === `${a}er` || a === `${b}or` || b === `${a}or`;
+
+/**
+ * "My cat Luna died" / "I have a cat named Luna": the newer fact ends its own subject, which the
+ * older fact (about the owner) names as its value.
+ */
+function endsOwnedThing(older: Fact, newer: Fact): boolean {
+  const nodes = newer.subject?.nodes ?? [];
+  const last = nodes.at(-1);
+  if (!newer.ended || newer.value.length > 0 || last === undefined || last.self) return false;
+  if (older.subject === undefined || nodes.length < 2) return false;
+  if (!sameSubject(older.subject, { nodes: nodes.slice(0, -1) })) return false;
+  const words = [...last.words, ...(last.name?.split(" ") ?? [])];
+  return (
+    words.length > 0 &&
+    words.every((word) =>
+      older.value.some((value) => sameRoot(value, word) || value === normalizeWord(word)),
+    )
+  );
+}

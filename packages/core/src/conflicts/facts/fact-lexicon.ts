@@ -234,6 +234,8 @@ export const ENDING_VERBS = new Set([
   "give",
   "given",
   "forgot",
+  "died",
+  "passed",
   "forgotten",
   "broke",
   "divorced",

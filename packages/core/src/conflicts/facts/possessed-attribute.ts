@@ -31,6 +31,7 @@ export function changedThing(fact: Fact): Partial<Fact> | undefined {
 export function possessedAttribute(
   subject: SubjectPhrase,
   namesValue: boolean,
+  valueIsOccupation = false,
 ): { attribute: string; cardinality: Cardinality } | undefined {
   const last = subject.nodes.at(-1);
   if (!last || last.self || subject.nodes.length < 2) return undefined;
@@ -52,6 +53,8 @@ export function possessedAttribute(
   if (role !== undefined) {
     return { attribute: qualified(`role:${role}`, words.slice(0, -1)), cardinality: "single" };
   }
+  // "the user's husband is a teacher" is about the husband; "the user's husband is Tom" names him
+  if (isRelation(head) && valueIsOccupation && words.length === 1) return undefined;
   const known = nounMatch(words);
   if (known) {
     return {

@@ -117,7 +117,7 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       continue;
     if (ENDING_VERBS.has(lower) && !(lower === "left" && next?.lower === "for")) {
       fact.ended = true;
-      if (next?.lower === "up") at++; // gave up
+      if (next?.lower === "up" || next?.lower === "away") at++; // gave up, passed away
       const object = words[at + 1];
       if (object && /ing$/u.test(object.lower)) {
         // "stopped drinking coffee": the gerund is the verb, and its object is over; without an
@@ -132,6 +132,10 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       // "gave Kiwi away", "sold the car off": the particle is no part of what ended
       value.words = value.words.filter((word) => !ENDING_PARTICLES.has(word.lower));
       fact.ends.push(valueTerms(value.words));
+      // "My mom retired last year": her job and employer are over
+      if (lower === "retired" && valueTerms(value.words).length === 0) {
+        fact.ends.push(["job"], ["employer"]);
+      }
       fact.attribute = "ended";
       fact.cardinality = "multi";
       fact.value = valueTerms(value.words);
@@ -406,7 +410,8 @@ function readCopula(
     return { ...fact, attribute: `passive:${first.norm}`, cardinality: "multi" };
   }
   const namesValue = first?.capitalized === true && !isOccupation(first.norm);
-  const possessed = possessedAttribute(subject, namesValue);
+  const occupation = isOccupation(readValue(words, at).words.at(-1)?.norm ?? "");
+  const possessed = possessedAttribute(subject, namesValue, occupation);
   if (possessed) {
     setValue(at);
     return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
