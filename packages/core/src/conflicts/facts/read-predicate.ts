@@ -118,6 +118,10 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     if (ENDING_VERBS.has(lower) && !(lower === "left" && next?.lower === "for")) {
       fact.ended = true;
       if (next?.lower === "up" || next?.lower === "away") at++; // gave up, passed away
+      // "died in April", "passed away last week": the subject itself is over, no object
+      if (lower === "died" || lower === "passed") {
+        return { ...fact, attribute: "ended", cardinality: "multi", value: [], valueText: "" };
+      }
       const object = words[at + 1];
       if (object && /ing$/u.test(object.lower)) {
         // "stopped drinking coffee": the gerund is the verb, and its object is over; without an

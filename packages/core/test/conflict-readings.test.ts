@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { SubjectAliases } from "../src/conflicts/facts/subject-aliases.js";
+import { decideConflict, factReading, readFact } from "../src/index.js";
+
+/** The rules' verdict for an older and a newer text. */
+const decide = (older: string, newer: string) => decideConflict(readFact(older), readFact(newer));
+const reading = (text: string) => factReading(readFact(text));
+
+describe("readFact: everyday phrasing", () => {
+  it("reads contractions, progressives and leading presence words", () => {
+    expect(reading("I'm a pharmacist")).toMatchObject({ subject: "@user", attribute: "job_title" });
+    expect(reading("I'm training for a half marathon")).toMatchObject({
+      attribute: "verb:train",
+    });
+    expect(reading("The user's favourite tea these days is rooibos")).toMatchObject({
+      attribute: "favorite:tea",
+      value: "rooibos",
+      markers: ["change"],
+    });
+  });
+
+  it("puts the owner of 'X of Y' first and reads multi-word titles as roles", () => {
+    expect(reading("The chief financial officer of Initech is Bill Lumbergh")).toMatchObject({
+      subject: "initech",
+      attribute: "role:cfo",
+    });
+    expect(reading("The price of the family pass is 40 euros")).toMatchObject({
+      subject: "famili pass",
+      attribute: "price",
+    });
+  });
+
+  it("does not take acronyms or places inside a subject for names", () => {
+    expect(decide("My neighbour Ada's GP is Dr. Roth.", "My GP is now Dr. Weiss.").rule).toBe(
+      "different-subjects",
+    );
+    expect(
+      decide("The user's cousin from Lille plays rugby.", "The user's aunt from Lille plays golf.")
+        .rule,
+    ).toBe("different-subjects");
+  });
+
+  it("reads passives, intentions and abilities", () => {
+    expect(
+      decide("The book fair is held in Leipzig.", "The book fair is now held in Frankfurt."),
+    ).toMatchObject({ supersede: true });
+    expect(
+      decide("The user plans to sell the house.", "The user decided not to sell the house."),
+    ).toMatchObject({ supersede: true, rule: "negated" });
+    expect(decide("I can't ride a bike.", "I learned to ride a bike in May.")).toMatchObject({
+      supersede: true,
+    });
+  });
+
+  it("lets a value's kind name the attribute of a generic reading", () => {
+    expect(
+      decide("The user carries a Pixel 6.", "The user switched to an iPhone 16."),
+    ).toMatchObject({ supersede: true });
+    expect(decide("My son is in second grade.", "My son started third grade.")).toMatchObject({
+      supersede: true,
+    });
+  });
+
+  it("ties a general verb to a named attribute through cue words, only on a said change", () => {
+    expect(decide("I see Dr. Brandt for my teeth.", "My dentist is now Dr. Keller.")).toMatchObject(
+      { supersede: true, rule: "cued-attribute" },
+    );
+    // no change said: two facts that may both hold
+    expect(decide("I see Dr. Brandt for my teeth.", "My dentist is Dr. Keller.").supersede).toBe(
+      false,
+    );
+  });
+
+  it("ends what a death, a retirement or a sale ends, and nothing else", () => {
+    expect(decide("I have a rabbit named Pip.", "My rabbit Pip died in April.")).toMatchObject({
+      supersede: true,
+      rule: "thing-ended",
+    });
+    expect(decide("My father is a carpenter.", "My father retired last spring.").supersede).toBe(
+      true,
+    );
+    expect(decide("The user drives a Kia Ceed.", "The user sold the car.").supersede).toBe(true);
+    expect(
+      decide("The user works at Bosch.", "The user stopped working on the garden.").supersede,
+    ).toBe(false);
+  });
+
+  it("replaces a multi-valued value only when a replacement is said", () => {
+    expect(
+      decide("The user's friends include Omar.", "The user became friends with Lea.").supersede,
+    ).toBe(false);
+    expect(decide("The user plays squash.", "The user now plays padel instead.").supersede).toBe(
+      true,
+    );
+  });
+});
+
+describe("SubjectAliases", () => {
+  it("resolves a bare name and a bare relation through the facts at hand, when unambiguous", () => {
+    const facts = ["The user's brother Karim lives in Lyon.", "Karim's wife Sofia is a nurse."].map(
+      readFact,
+    );
+    const aliases = new SubjectAliases(facts);
+    const older = readFact("The user's brother drives a Renault Clio.");
+    const newer = readFact("Karim now drives a Peugeot 208.");
+    expect(decideConflict(older, newer).supersede).toBe(false);
+    const resolved = decideConflict(
+      { ...older, subject: aliases.resolve(older.subject) },
+      { ...newer, subject: aliases.resolve(newer.subject) },
+    );
+    expect(resolved).toMatchObject({ supersede: true, rule: "single-value-changed" });
+  });
+
+  it("leaves a relation with two names unresolved", () => {
+    const aliases = new SubjectAliases(
+      ["The user's brother Karim lives in Lyon.", "The user's brother Yanis lives in Nice."].map(
+        readFact,
+      ),
+    );
+    const older = readFact("The user's brother drives a Renault Clio.");
+    expect(aliases.resolve(older.subject)).toEqual(older.subject);
+  });
+});
