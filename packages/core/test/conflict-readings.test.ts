@@ -121,3 +121,28 @@ describe("SubjectAliases", () => {
     expect(aliases.resolve(older.subject)).toEqual(older.subject);
   });
 });
+
+describe("decideConflict: linked attributes", () => {
+  it("reads a joint subject with the user as the user", () => {
+    expect(reading("My wife and I live in Ghent")).toMatchObject({ subject: "@user" });
+    expect(reading("The user and Noor moved to Utrecht")).toMatchObject({ subject: "@user" });
+  });
+
+  it("breaks a diet by what is eaten, and the other way round", () => {
+    expect(decide("I'm vegetarian.", "I eat chicken again.")).toMatchObject({
+      supersede: true,
+      rule: "diet-broken",
+    });
+    expect(decide("I'm pescatarian.", "I eat salmon every week.").supersede).toBe(false);
+  });
+
+  it("replaces a tool switched to for the same purpose, not one for another purpose", () => {
+    expect(
+      decide("The team uses Trello for planning.", "The team switched to Asana for planning."),
+    ).toMatchObject({ supersede: true, rule: "changed-same-context" });
+    expect(
+      decide("The team uses Trello for planning.", "The team switched to Zoom for calls.")
+        .supersede,
+    ).toBe(false);
+  });
+});

@@ -68,6 +68,8 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
       "employed at",
       "employed by",
       "hired by",
+      "works in a",
+      "works in the",
       { phrase: "joined", change: true },
       { phrase: "started at", change: true },
       { phrase: "got a job at", change: true },

@@ -103,6 +103,26 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
     ) {
       return supersede("partner-ends-single", "the new fact names a partner: no longer single");
     }
+    if (dietBroken(older, newer)) {
+      return supersede(
+        "diet-broken",
+        "the new fact eats what the diet excludes (or takes up the diet)",
+      );
+    }
+    // "uses Jira for tickets" / "switched to Linear for tickets": what is done is the same
+    if (
+      newer.attribute === "changed" &&
+      newer.replacing === true &&
+      !newer.additive &&
+      relation === "different" &&
+      sharesContext(older, newer)
+    ) {
+      return supersede(
+        "changed-same-context",
+        "switched to another value for the same purpose",
+        true,
+      );
+    }
     const cued = cuedAttribute(older, newer);
     if (cued !== undefined && relation !== "same") {
       return supersede(
@@ -194,3 +214,47 @@ function endsOwnedThing(older: Fact, newer: Fact): boolean {
     )
   );
 }
+
+const MEAT = new Set([
+  "meat",
+  "chicken",
+  "beef",
+  "pork",
+  "steak",
+  "bacon",
+  "lamb",
+  "ham",
+  "sausag",
+]);
+const SEAFOOD = new Set(["fish", "seafood", "salmon", "tuna", "shrimp", "prawn"]);
+const NO_MEAT = new Set(["vegan", "vegetarian", "pescatarian"]);
+
+/** "I'm vegetarian" / "I eat meat again" (or the other way round): the diet no longer holds. */
+function dietBroken(older: Fact, newer: Fact): boolean {
+  const eats = (fact: Fact) =>
+    (fact.attribute === "eats" || fact.attribute === "likes") && !fact.negated && !fact.ended;
+  const diet = (fact: Fact) =>
+    fact.attribute === "diet" && !fact.negated && fact.value.some((word) => NO_MEAT.has(word));
+  const excluded = (dietFact: Fact, eaten: Fact) =>
+    eaten.value.some(
+      (word) => MEAT.has(word) || (SEAFOOD.has(word) && !dietFact.value.includes("pescatarian")),
+    );
+  if (diet(older) && eats(newer)) return excluded(older, newer);
+  if (eats(older) && diet(newer)) return excluded(newer, older);
+  return false;
+}
+
+/**
+ * Whether two facts share a word of their predicates that is neither value nor verb: the
+ * purpose ("for tickets", "for work", "at home").
+ */
+function sharesContext(older: Fact, newer: Fact): boolean {
+  const context = (fact: Fact) =>
+    fact.predicate
+      .slice(1)
+      .filter((word) => !fact.value.includes(word) && !CONTEXT_FILLER.has(word));
+  const newerContext = new Set(context(newer));
+  return context(older).some((word) => newerContext.has(word));
+}
+
+const CONTEXT_FILLER = new Set(["switch", "chang", "to", "now", "instead", "from", "us"]);

@@ -123,6 +123,8 @@ const startsOwner = (word: FactWord | undefined) =>
   word !== undefined &&
   (word.capitalized || DETERMINERS.has(word.lower) || SELF_WORDS.has(word.lower));
 
+const JOINT_SELF = new Set(["i", "me", "we"]);
+
 const PLACE_PREPOSITIONS = new Set(["from", "in", "at", "near", "on", "with"]);
 
 /** Longest subject looked at; past it the subject is not read. */
@@ -157,6 +159,15 @@ export function readSubject(
       )
     )
       break;
+    // "The user and Anna moved", "my husband and I live": a subject that includes the user
+    if (lower === "and" && at > start) {
+      const next = words[at + 1];
+      const userSoFar = nodes.length === 0 && node.self === true && node.words.length === 0;
+      if (next !== undefined && (userSoFar || JOINT_SELF.has(next.lower))) {
+        const partner = JOINT_SELF.has(next.lower) ? undefined : readSubject(words, at + 1);
+        return { subject: { nodes: [{ words: [], self: true }] }, end: partner?.end ?? at + 2 };
+      }
+    }
     if (PRONOUNS.has(lower) && node.words.length === 0 && node.name === undefined) {
       return { subject: { nodes: [], unresolved: lower }, end: at + 1 };
     }
