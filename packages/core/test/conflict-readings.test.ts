@@ -146,3 +146,19 @@ describe("decideConflict: linked attributes", () => {
     ).toBe(false);
   });
 });
+
+describe("decideConflict: what is not a new value", () => {
+  it("keeps a brand's accessory, a momentary activity and a description apart", () => {
+    expect(
+      decide("The user's phone is an iPhone 13.", "The user bought an iPhone case.").supersede,
+    ).toBe(false);
+    expect(
+      decide("The user reads crime novels.", "The user is now reading a biography of Lincoln.")
+        .supersede,
+    ).toBe(false);
+    expect(
+      decide("The user's gym is FitX.", "The user's gym is now open until midnight."),
+    ).toMatchObject({ supersede: false, rule: "value-not-a-name" });
+    expect(decide("The user's gym is FitX.", "The user's gym is now McFit.").supersede).toBe(true);
+  });
+});

@@ -174,12 +174,17 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
           )
         : keep("value-unknown", `no value to compare for ${attribute}`);
     }
+    if (NAME_VALUED.has(attribute) && [older, newer].some(describesInstead)) {
+      // "The user's gym is FitX" / "The user's gym is now open until midnight": a property
+      return keep("value-not-a-name", `${attribute} takes a name; one value describes it`);
+    }
     return supersede(
       "single-value-changed",
       `${attribute} is single-valued: "${oldValue}" -> "${newer.valueText || newer.value.join(" ")}"`,
     );
   }
-  if (newer.change && newer.replacing === true && !newer.newThing) {
+  const momentary = newer.progressive === true && older.progressive !== true;
+  if (newer.change && newer.replacing === true && !newer.newThing && !momentary) {
     // "now", "these days", "switched": the new value takes the old one's place.
     return supersede(
       "multi-value-changed",
@@ -258,3 +263,57 @@ function sharesContext(older: Fact, newer: Fact): boolean {
 }
 
 const CONTEXT_FILLER = new Set(["switch", "chang", "to", "now", "instead", "from", "us"]);
+
+/** Attributes whose values are names (a practice, a company, a person). */
+const NAME_VALUED = new Set([
+  "dentist",
+  "doctor",
+  "therapist",
+  "vet",
+  "gym",
+  "bank",
+  "school",
+  "insurance",
+  "internet_provider",
+  "mobile_provider",
+  "energy_supplier",
+  "hairdresser",
+  "landlord",
+  "works_at",
+  "manager",
+]);
+
+/** Words that describe a place or a service rather than name one ("open", "busy", "cheaper"). */
+const DESCRIPTIONS = new Set(
+  [
+    "open",
+    "closed",
+    "busy",
+    "crowded",
+    "quiet",
+    "expensive",
+    "cheap",
+    "cheaper",
+    "pricier",
+    "great",
+    "good",
+    "bad",
+    "terrible",
+    "nice",
+    "far",
+    "nearby",
+    "renovated",
+    "full",
+    "better",
+    "worse",
+    "slow",
+    "fast",
+    "reliable",
+    "unreliable",
+    "friendly",
+    "rude",
+  ].map(normalizeWord),
+);
+
+const describesInstead = (fact: Fact) =>
+  fact.value[0] !== undefined && DESCRIPTIONS.has(fact.value[0]);

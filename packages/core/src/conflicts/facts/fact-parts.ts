@@ -33,6 +33,8 @@ export interface Fact {
   predicate: string[];
   /** "has a new X": a change of a single thing, an addition to a multi-valued one. */
   newThing?: boolean;
+  /** A progressive ("is reading X now"): what is going on, not a habit that replaced another. */
+  progressive?: boolean;
   /** The predicate names someone or something (a capitalized word after the subject: "at Acme"). */
   named?: boolean;
   /** Values the fact says are over ("switched from X", "no more X", "instead of X", "left X"). */

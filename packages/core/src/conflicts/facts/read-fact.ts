@@ -108,7 +108,7 @@ const REPLACING = new Set([
 const PRESENCE_CHANGE = /\b(?:these days|nowadays|from now on)\b/iu;
 // Not "now" after "from" or "until" ("from now on" is listed whole), nor "now that".
 const PRESENCE =
-  /\b(?:these days|nowadays|at the moment|from now on|right now|currently|(?<!\b(?:from|until|till) )now(?! that\b))\b,?/iu;
+  /\b(?:these days|nowadays|at the moment|from now on|right now|currently|(?<!\b(?:from|until|till) )now(?! that\b))\b/giu;
 
 const LEADING =
   /^(from now on|these days|nowadays|recently|lately|today|now|currently|at the moment|for now|going forward|ok|okay|so|actually|btw|by the way|update|correction)\b/iu;

@@ -59,7 +59,10 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       continue;
     }
     // "is training for a 10K", "am reading X": a progressive is the verb, not a copula.
-    if (COPULAS.has(lower) && next !== undefined && isProgressive(next.lower)) continue;
+    if (COPULAS.has(lower) && next !== undefined && isProgressive(next.lower)) {
+      fact.progressive = true;
+      continue;
+    }
     if (COPULAS.has(lower)) {
       copula = true;
       if (lower.startsWith("becam") || lower.startsWith("becom")) fact.change = true;

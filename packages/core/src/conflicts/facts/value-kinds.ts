@@ -55,6 +55,26 @@ const kinds = Object.entries(VALUE_KINDS).flatMap(([attribute, names]) =>
   names.map((name) => ({ attribute, words: normalizePhrase(name) })),
 );
 
+/** Words of a model name after a brand ("Pro", "Max", "Air", "hybrid"). */
+const MODEL_WORDS = new Set(
+  [
+    "pro",
+    "max",
+    "plus",
+    "air",
+    "mini",
+    "ultra",
+    "lite",
+    "se",
+    "fold",
+    "flip",
+    "hybrid",
+    "electric",
+    "estate",
+    "sport",
+  ].map(normalizeWord),
+);
+
 /**
  * Readings that say nothing about which attribute they state ("uses", "switched to", "has",
  * "carries", "is"): for these the value's kind decides.
@@ -66,8 +86,15 @@ function kindOfValue(value: readonly string[]): string | undefined {
   const head = value.at(-1);
   const named = head === undefined ? undefined : attributeOfNoun([head]);
   if (named !== undefined && named.cardinality === "single") return named.id;
+  // "an iPhone 15 Pro" is a phone, "an iPhone case" is not: only model words may follow
   return kinds.find((kind) =>
-    value.some((_, at) => kind.words.every((word, k) => value[at + k] === word)),
+    value.some(
+      (_, at) =>
+        kind.words.every((word, k) => value[at + k] === word) &&
+        value
+          .slice(at + kind.words.length)
+          .every((word) => /\d/u.test(word) || MODEL_WORDS.has(word)),
+    ),
   )?.attribute;
 }
 
