@@ -162,3 +162,24 @@ describe("decideConflict: what is not a new value", () => {
     expect(decide("The user's gym is FitX.", "The user's gym is now McFit.").supersede).toBe(true);
   });
 });
+
+describe("readFact: several clauses", () => {
+  it("reads what holds from the clause after 'and now', keeping what earlier clauses ended", () => {
+    expect(
+      decide(
+        "My uncle drives a Ford Focus.",
+        "My uncle drove a Ford Focus but sold it and now drives a Kia.",
+      ),
+    ).toMatchObject({ supersede: true });
+    expect(reading("I quit nursing and I'm now a paramedic.")).toMatchObject({
+      attribute: "job_title",
+      ends: ["nurs"],
+    });
+  });
+
+  it("ends a value at the start of a relative clause", () => {
+    expect(reading("The user has forgotten all the Danish they learned.")).toMatchObject({
+      ends: ["danish"],
+    });
+  });
+});

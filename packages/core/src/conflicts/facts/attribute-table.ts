@@ -94,7 +94,7 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
     id: "manager",
     cardinality: "single",
     phrases: ["reports to"],
-    nouns: ["manager", "supervisor", "line manager"],
+    nouns: ["manager", "supervisor", "line manager", "team lead", "team leader"],
   },
   {
     id: "diet",

@@ -298,6 +298,14 @@ export const VALUE_BREAKS = new Set([
   "part-time",
   "effective",
   "to",
+  // a relative or new clause ("all the Swahili they knew", "a Tesla that she leases")
+  "that",
+  "they",
+  "he",
+  "she",
+  "i",
+  "we",
+  "you",
 ]);
 
 /** Words that carry no value ("a new car" and "the car" name the same value). */

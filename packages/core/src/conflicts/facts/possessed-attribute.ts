@@ -47,6 +47,11 @@ export function possessedAttribute(
       attribute: favoriteAttribute(last.words.slice(favorite + 1)),
       cardinality: "single",
     };
+  // an exact table noun wins over a role ("team lead" is the manager, not a role of the team)
+  const exact = nounMatch(words);
+  if (exact !== undefined && exact.qualifier.length === 0 && words.length > 1) {
+    return { attribute: exact.attribute.id, cardinality: exact.attribute.cardinality };
+  }
   const role = ROLES[head];
   const qualified = (id: string, qualifier: readonly string[]) =>
     qualifier.length + names.length === 0 ? id : `${id}[${[...qualifier, ...names].join(" ")}]`;

@@ -74,6 +74,28 @@ export function readFact(text: string): Fact {
     at = start;
   }
   fact.subject = subject;
+  const current = text.match(LATER_NOW);
+  if (current !== undefined && current !== null && at > start) {
+    // "drove a Volvo but sold it and now drives a Tesla": the clause after "and now" is what
+    // holds; what the earlier clauses ended stays ended
+    const earlier = readFact(text.slice(0, current.index));
+    const subjectText = words
+      .slice(start, at)
+      .map((word) => word.raw)
+      .join(" ");
+    const copula = (current[1] ?? "")
+      .toLowerCase()
+      .replace(/^(i'm)$/u, "am")
+      .replace(/^\w+'re$/u, "are")
+      .replace(/^\w+'s$/u, "is");
+    const later = readFact(`${subjectText} ${copula} now ${current[2]}`);
+    return {
+      ...later,
+      change: true,
+      replacing: true,
+      ends: [...earlier.ends, ...later.ends],
+    };
+  }
   fact.predicate = valueTerms(words.slice(at));
   fact.named = words.slice(at).some((word, index) => word.capitalized && index + at > 0);
   const result = typedByValue(readPredicate(words, at, fact));
@@ -103,6 +125,10 @@ const REPLACING = new Set([
   "moved",
   "transferred",
 ]);
+
+// "... and now drives a Tesla", "... and I'm now a developer", "..., but is now retired"
+const LATER_NOW =
+  /(?:,|\b(?:and|but))\s+(?:(?:i|we|he|she|they)\s+)?((?:am|is|are|i'm|we're|he's|she's|they're)?)\s*now\s+(\w.*)$/iu;
 
 // Of those, the ones that say the fact replaced an earlier one ("currently" only says it holds).
 const PRESENCE_CHANGE = /\b(?:these days|nowadays|from now on)\b/iu;
