@@ -41,7 +41,9 @@ function readOptions() {
     throw new Error(`--embedder must be local, none or both, not "${values.embedder}"\n${USAGE}`);
   }
   if (!["dev", "check", "holdout", "blind", "all"].includes(values.split as string)) {
-    throw new Error(`--split must be dev, check, holdout, blind or all, not "${values.split}"\n${USAGE}`);
+    throw new Error(
+      `--split must be dev, check, holdout, blind or all, not "${values.split}"\n${USAGE}`,
+    );
   }
   return {
     embedders: embedders as ("local" | "none")[],
@@ -103,7 +105,8 @@ async function runEmbedder(
         );
       }
     }
-    const splits: SplitFilter[] = split === "all" ? ["dev", "check", "holdout", "blind", "all"] : [split];
+    const splits: SplitFilter[] =
+      split === "all" ? ["dev", "check", "holdout", "blind", "all"] : [split];
     return {
       embedder,
       seconds: Math.round((performance.now() - started) / 100) / 10,
