@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Category, Memory, MemoryEntry } from "@memory/api";
-import { computeImportance, shouldAutosave } from "@memory/core";
+import { computeImportance, contentKey, shouldAutosave } from "@memory/core";
+import { durableFacts } from "./durable-facts.js";
 
 /** One conversation turn to autosave. */
 export interface AutosaveTurnInput {
@@ -17,6 +18,12 @@ export interface AutosaveTurnOptions {
   replyChars?: number;
   /** Clock for the keys and tests; default `() => new Date()`. */
   now?: () => Date;
+  /**
+   * Store the durable facts the user states ("we moved to Munich", "my manager is Priya") as
+   * `core` entries, so conflict detection (on by default) supersedes what they change; default
+   * true. See {@link durableFacts}.
+   */
+  promote?: boolean;
 }
 
 /** Why a part of the turn was not saved. */
@@ -29,6 +36,10 @@ export interface AutosaveSkip {
 export interface AutosaveTurnResult {
   stored: MemoryEntry[];
   skipped: AutosaveSkip[];
+  /** The user's durable facts stored as `core` entries (also in `stored`). */
+  promoted: MemoryEntry[];
+  /** Keys of older core entries the promoted facts superseded. */
+  superseded: string[];
 }
 
 export const AUTOSAVE_REPLY_CHARS = 100;
@@ -39,10 +50,14 @@ export function autosaveKey(category: Category, now: Date): string {
 }
 
 /**
- * Saves one turn: the user message as a `conversation` entry and the first 100 characters of
- * the assistant reply as a `daily` entry. Parts the autosave filter rejects (empty text, cron
- * and heartbeat lines, injected `[Memory context]` blocks...) are skipped, not stored. Keys are
- * generated, importance comes from `computeImportance`.
+ * Saves one turn: the user message whole as a `conversation` entry (what the user says is the
+ * memory: `buildMemoryContext` shows it unless it is a question or says nothing), the first 100
+ * characters of the assistant reply as a `daily` entry (kept for the record; the context leaves
+ * autosaved replies out by default), and each durable fact the user states as a `core` entry
+ * (`promote`, default on: see `durableFacts`), which runs conflict detection so a changed fact
+ * supersedes the old one. Parts the autosave filter rejects (empty text, cron and heartbeat
+ * lines, injected `[Memory context]` blocks...) are skipped, not stored. Keys are generated,
+ * importance comes from `computeImportance`.
  */
 export async function autosaveTurn(
   memory: Memory,
@@ -67,7 +82,7 @@ export async function autosaveTurn(
           : Array.from(turn.assistantReply.trim()).slice(0, replyChars).join(""),
     },
   ];
-  const result: AutosaveTurnResult = { stored: [], skipped: [] };
+  const result: AutosaveTurnResult = { stored: [], skipped: [], promoted: [], superseded: [] };
   for (const { part, category, text } of parts) {
     if (text === undefined || text.trim() === "") {
       result.skipped.push({ part, reason: "empty" });
@@ -86,6 +101,22 @@ export async function autosaveTurn(
         ...scope,
       }),
     );
+  }
+  const userSaved = !result.skipped.some((skip) => skip.part === "user");
+  if (userSaved && (options.promote ?? true)) {
+    for (const fact of durableFacts(turn.userMessage)) {
+      const stored = await memory.store({
+        key: contentKey(fact),
+        content: fact,
+        category: "core",
+        importance: computeImportance(fact, "core"),
+        ...scope,
+      });
+      const { conflict, ...entry } = stored;
+      result.stored.push(entry);
+      result.promoted.push(entry);
+      result.superseded.push(...(conflict?.superseded ?? []));
+    }
   }
   return result;
 }

@@ -31,6 +31,12 @@ export {
   dailyKey,
 } from "./consolidate-turn.js";
 export {
+  discoveryQuery,
+  HISTORY_MAX_CHARS,
+  HISTORY_MESSAGES,
+  HISTORY_WINDOW_MS,
+} from "./context-query.js";
+export {
   CURATE_JOB,
   CURATOR_SYSTEM_PROMPT,
   type CuratedGroup,
@@ -42,6 +48,7 @@ export {
   curate,
   curatorProposalSchema,
 } from "./curator.js";
+export { durableFacts } from "./durable-facts.js";
 export {
   type EndSessionOptions,
   type EndSessionResult,
@@ -131,3 +138,4 @@ export {
   type WriteSnapshotOptions,
   writeSnapshot,
 } from "./snapshot-job.js";
+export { isContentless, isQuestion } from "./turn-text.js";

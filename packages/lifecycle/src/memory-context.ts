@@ -1,18 +1,36 @@
 import type { Memory, MemoryEntry, MemorySettings } from "@memory/api";
-import { jaccardSimilarity } from "@memory/core";
+import {
+  echoesMessage,
+  matchesItself,
+  relevanceOf,
+  spokenLines,
+  turnExclusion,
+} from "./context-entries.js";
+import { formatContext } from "./context-format.js";
+import { discoveryQuery } from "./context-query.js";
 
 /** Options of {@link buildMemoryContext}. */
 export interface MemoryContextOptions {
   /** Namespace to recall from; default `"default"`. */
   namespace?: string;
-  /** Restrict recall to one session (core memories are never session-scoped). */
+  /**
+   * The current conversation. It identifies, it does not filter: the discovery query takes in
+   * the session's last messages (see `multiTurn`) and the message itself is never its own
+   * context. A new session gets the same memory as an old one.
+   */
   sessionId?: string;
+  /** Recall only entries of this session (core memories are never session-scoped). */
+  sessionFilter?: string;
+  /**
+   * With `sessionId`: the discovery query is the message plus up to 2 earlier user messages of
+   * the session from the last 10 minutes (`discoveryQuery`); default true.
+   */
+  multiTurn?: boolean;
   /** Recalled entries at most; default 5 (the seeds' `auto_recall_limit`). */
   limit?: number;
   /**
-   * Recalled entries below this relevance are left out; default 0.4 (`auto_recall_min_score`),
-   * stricter than recall's own 0.3: on LoCoMo it keeps 89% of the evidence found in the top 10
-   * and drops questions about another conversation 83% of the time (docs/retrieval-quality.md).
+   * Recalled entries whose relevance (before time decay: age orders entries, it does not push a
+   * relevant one out) is below this are left out; default 0.4 (`auto_recall_min_score`).
    */
   minScore?: number;
   /**
@@ -28,15 +46,24 @@ export interface MemoryContextOptions {
    */
   coreLimit?: number;
   /**
-   * Include raw `conversation` turns (autosaved user messages) among the recalled entries;
-   * default false: they repeat what was said, often the very question being asked, and crowd
-   * out the facts that answer it.
+   * Include what the user said (`conversation` turns saved by `autosaveTurn`); default true:
+   * the user's statements are the memory. Questions and contentless turns stay out either way
+   * (see `includeQuestions`).
    */
   includeConversation?: boolean;
+  /**
+   * Include the assistant's replies saved by `autosaveTurn` (`daily_<timestamp>_...`); default
+   * false. Even then a reply that says nothing ("Sure, noted!") stays out.
+   */
+  includeReplies?: boolean;
+  /** Include turns that are questions; default false (a question answers nothing). */
+  includeQuestions?: boolean;
   /** Upper bound on the length of the whole block, in characters; default 2000. */
   maxChars?: number;
   /** Upper bound on one entry's line; longer contents are cut with an ellipsis. Default 500. */
   maxEntryChars?: number;
+  /** Clock of the multi-turn window; default `() => new Date()`. */
+  now?: () => Date;
   signal?: AbortSignal;
 }
 
@@ -55,7 +82,10 @@ export const MEMORY_CONTEXT_DEFAULTS = {
   limit: 5,
   minScore: 0.4,
   coreLimit: 3,
-  includeConversation: false,
+  includeConversation: true,
+  includeReplies: false,
+  includeQuestions: false,
+  multiTurn: true,
   maxChars: 2000,
   maxEntryChars: 500,
 } as const;
@@ -74,93 +104,37 @@ export function memoryContextOptionsFromConfig(
   };
 }
 
-/** Word-set Jaccard from which two texts count as the same memory (paraphrase-free repeats). */
-export const NEAR_DUPLICATE_JACCARD = 0.85;
+export { NEAR_DUPLICATE_JACCARD } from "./context-entries.js";
 
-/** The header line; the autosave filter skips text starting with it, so context never loops back. */
-export const MEMORY_CONTEXT_HEADER = "[Memory context]";
-
-const ELLIPSIS = "…";
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
-}
-
-function formatLine(entry: MemoryEntry, maxEntryChars: number): string {
-  return `- [${entry.category}] ${entry.key}: ${oneLine(entry.content, maxEntryChars)}`;
-}
-
-/** The text of an entry as the user said it: speaker labels ("User: ...") left out, one line each. */
-function spokenLines(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*[\p{L}][\p{L}\p{N} _-]{0,30}:\s+/u, "").trim())
-    .filter((line) => line !== "");
-}
-
-/**
- * True when the entry is the message itself (an autosaved or consolidated copy of it, e.g. the
- * question being asked): one of its lines, speaker label aside, is near-identical to it.
- */
-function echoesMessage(entry: MemoryEntry, message: string): boolean {
-  return spokenLines(entry.content).some(
-    (line) =>
-      line.toLowerCase() === message.toLowerCase() ||
-      jaccardSimilarity(line, message) >= NEAR_DUPLICATE_JACCARD,
-  );
-}
+export { MEMORY_CONTEXT_HEADER } from "./context-format.js";
 
 /**
  * Builds the memory context to put in front of a user message: recall for the message (limit 5,
- * minimum relevance 0.4 by default), plus the top core memories when the message is empty (or
- * `coreLimit` is given), formatted as a
- * `[Memory context]` block of `- [category] key: content` lines, and cut to `maxChars`.
+ * relevance before decay at least 0.4 by default), plus the top core memories when the message is
+ * empty (or `coreLimit` is given), formatted as a `[Memory context]` block grouped by source
+ * (core facts, then notes, then what the user said), each line with its date, cut to `maxChars`.
  *
- * Left out: superseded entries and entries that repeat one (a daily log of a fact that has
- * changed since), raw `conversation` turns (unless `includeConversation`), entries that repeat
- * the message itself (the autosaved question would otherwise be its own best match), and
- * entries near-identical to one already in the block. Recalled entries come first because they
- * answer this message; core entries fill the remaining room. Backend failures are not
- * swallowed: they reject.
+ * Left out: superseded entries and entries that repeat one (a turn that states a fact that has
+ * changed since), the assistant's autosaved replies, questions and contentless turns, entries
+ * that match nothing themselves and were only raised by their session's context, entries that
+ * repeat the message itself, and entries near-identical to one already in the block. With a
+ * `sessionId`, the discovery query takes in the session's last messages. Backend failures are
+ * not swallowed: they reject (the session history alone fails open).
  */
 export async function buildMemoryContext(
   memory: Memory,
   userMessage: string,
   options: MemoryContextOptions = {},
 ): Promise<MemoryContext> {
-  const recallEnabled = options.recall ?? MEMORY_CONTEXT_DEFAULTS.recall;
-  const limit = options.limit ?? MEMORY_CONTEXT_DEFAULTS.limit;
-  const minScore = options.minScore ?? MEMORY_CONTEXT_DEFAULTS.minScore;
-  const query = userMessage.trim();
-  const coreLimit = options.coreLimit ?? (query === "" ? MEMORY_CONTEXT_DEFAULTS.coreLimit : 0);
-  const includeConversation =
-    options.includeConversation ?? MEMORY_CONTEXT_DEFAULTS.includeConversation;
-  const maxChars = options.maxChars ?? MEMORY_CONTEXT_DEFAULTS.maxChars;
-  const maxEntryChars = options.maxEntryChars ?? MEMORY_CONTEXT_DEFAULTS.maxEntryChars;
+  const settings = contextSettings(options, userMessage.trim());
+  const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
-
-  // An empty message would recall "the most recent entries", which is noise, not context.
-  // Entries left out after recall (conversation turns, echoes of the message) must not leave
-  // the block short: ask for more, keep `limit`.
-  const [recalled, core] = await Promise.all([
-    query === "" || limit <= 0 || !recallEnabled
-      ? Promise.resolve([])
-      : memory.recall(query, {
-          ...keyOptions,
-          limit: limit * 3,
-          minScore,
-          // Superseded entries come back only to recognise copies of their stale text.
-          includeSuperseded: true,
-          ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        }),
-    coreLimit <= 0 ? Promise.resolve([]) : memory.topCore(coreLimit * 3, keyOptions),
-  ]);
+  const recalled = await recallForMessage(memory, options, settings);
+  const core = coreLimit <= 0 ? [] : await memory.topCore(coreLimit * 3, keyOptions);
 
   const seen = new Set<string>();
   const candidates: MemoryEntry[] = [];
-  // A daily log or an autosaved turn that repeats a superseded fact is as stale as the fact.
+  // A turn or note that repeats a superseded fact is as stale as the fact.
   const stale = recalled.filter((entry) => entry.supersededBy !== undefined);
   const add = (entry: MemoryEntry): boolean => {
     if (entry.supersededBy !== undefined || seen.has(entry.key)) return false;
@@ -176,7 +150,8 @@ export async function buildMemoryContext(
   let recalledCount = 0;
   for (const entry of recalled) {
     if (recalledCount >= limit) break;
-    if (!includeConversation && entry.category === "conversation") continue;
+    if (relevanceOf(entry) < settings.minScore || !matchesItself(entry)) continue;
+    if (turnExclusion(entry, settings) !== undefined) continue;
     if (add(entry)) recalledCount++;
   }
   let coreCount = 0;
@@ -184,27 +159,63 @@ export async function buildMemoryContext(
     if (coreCount >= coreLimit) break;
     if (add(entry)) coreCount++;
   }
-  if (candidates.length === 0) return { text: "", entries: [], truncated: false };
+  return formatContext(candidates, settings);
+}
 
-  const lines = [MEMORY_CONTEXT_HEADER];
-  const entries: MemoryEntry[] = [];
-  let length = MEMORY_CONTEXT_HEADER.length;
-  let truncated = false;
-  for (const entry of candidates) {
-    let line = formatLine(entry, maxEntryChars);
-    const room = maxChars - length - 1; // 1 for the newline before the line
-    if (line.length > room) {
-      truncated = true;
-      // Keep a shortened line only when it still says something; otherwise stop here.
-      if (room < 40) break;
-      line = `${line.slice(0, room - 1)}${ELLIPSIS}`;
-    }
-    lines.push(line);
-    entries.push(entry);
-    length += line.length + 1;
-    if (truncated) break;
-  }
-  if (entries.length < candidates.length) truncated = true;
-  if (entries.length === 0) return { text: "", entries: [], truncated };
-  return { text: lines.join("\n"), entries, truncated };
+type ContextSettings = ReturnType<typeof contextSettings>;
+
+function contextSettings(options: MemoryContextOptions, query: string) {
+  const defaults = MEMORY_CONTEXT_DEFAULTS;
+  return {
+    query,
+    recall: options.recall ?? defaults.recall,
+    limit: options.limit ?? defaults.limit,
+    minScore: options.minScore ?? defaults.minScore,
+    coreLimit: options.coreLimit ?? (query === "" ? defaults.coreLimit : 0),
+    includeConversation: options.includeConversation ?? defaults.includeConversation,
+    includeReplies: options.includeReplies ?? defaults.includeReplies,
+    includeQuestions: options.includeQuestions ?? defaults.includeQuestions,
+    maxChars: options.maxChars ?? defaults.maxChars,
+    maxEntryChars: options.maxEntryChars ?? defaults.maxEntryChars,
+  };
+}
+
+/**
+ * Recall for the message, and with a session for its discovery query too: the message's own
+ * results first (its scores decide), then what only the multi-turn query found. Asks for more
+ * than `limit` so that entries left out afterwards do not leave the block short; the threshold
+ * is applied afterwards on relevance before decay, so recall runs with `minScore: 0`.
+ */
+async function recallForMessage(
+  memory: Memory,
+  options: MemoryContextOptions,
+  settings: ContextSettings,
+): Promise<MemoryEntry[]> {
+  const { query, limit } = settings;
+  // An empty message would recall "the most recent entries", which is noise, not context.
+  if (query === "" || limit <= 0 || !settings.recall) return [];
+  const recallOptions = {
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    limit: limit * 4,
+    minScore: 0,
+    // Superseded entries come back only to recognise copies of their stale text.
+    includeSuperseded: true,
+    ...(options.sessionFilter === undefined ? {} : { sessionId: options.sessionFilter }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const multiTurn = options.multiTurn ?? MEMORY_CONTEXT_DEFAULTS.multiTurn;
+  const discovery =
+    options.sessionId === undefined || !multiTurn
+      ? query
+      : await discoveryQuery(memory, query, {
+          sessionId: options.sessionId,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+          now: (options.now ?? (() => new Date()))(),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+  const own = await memory.recall(query, recallOptions);
+  if (discovery === query) return own;
+  const ownKeys = new Set(own.map((entry) => entry.key));
+  const found = await memory.recall(discovery, recallOptions);
+  return [...own, ...found.filter((entry) => !ownKeys.has(entry.key))];
 }

@@ -79,17 +79,22 @@ describe.each(realBackends())(
       expect(after.text.length).toBeLessThanOrEqual(2000);
     });
 
-    it("keeps raw conversation turns out by default and in with includeConversation", async () => {
+    it("lets what the user said in by default, never their questions, and out on request", async () => {
       const memory = open();
-      await autosaveTurn(memory, {
-        userMessage: "The deploy key lives in the vault under ops/deploy",
+      await autosaveTurn(
+        memory,
+        { userMessage: "The deploy key is kept in the vault under ops/deploy" },
+        { promote: false },
+      );
+      await autosaveTurn(memory, { userMessage: "Where is the vault key for staging kept?" });
+      const context = await buildMemoryContext(memory, "where is the deploy key?");
+      expect(context.entries.map((entry) => entry.category)).toEqual(["conversation"]);
+      expect(context.text).toContain("ops/deploy");
+      expect(context.text).not.toContain("staging");
+      const without = await buildMemoryContext(memory, "where is the deploy key?", {
+        includeConversation: false,
       });
-      const without = await buildMemoryContext(memory, "where is the deploy key?");
       expect(without.entries).toEqual([]);
-      const withTurns = await buildMemoryContext(memory, "where is the deploy key?", {
-        includeConversation: true,
-      });
-      expect(withTurns.entries.map((entry) => entry.category)).toEqual(["conversation"]);
     });
 
     it("lists near-identical entries once and stays within maxChars", async () => {

@@ -20,7 +20,10 @@ describe("buildMemoryContext", () => {
     const context = await buildMemoryContext(memory, "which editor for code?");
     const lines = context.text.split("\n");
     expect(lines[0]).toBe(MEMORY_CONTEXT_HEADER);
-    expect(lines).toContain("- [core] editor: The user edits code in Neovim");
+    // each line carries its source and the date of its last update
+    expect(lines[1]).toMatch(
+      /^- \[core\] editor \(\d{4}-\d{2}-\d{2}\): The user edits code in Neovim$/,
+    );
     expect(context.entries.map((entry) => entry.key)).toContain("editor");
   });
 
@@ -33,10 +36,10 @@ describe("buildMemoryContext", () => {
     });
     const context = await buildMemoryContext(memory, "Neovim code editor");
     expect(context.entries.map((entry) => entry.key)).toEqual(["editor"]);
-    expect(context.text.match(/editor:/g)).toHaveLength(1);
+    expect(context.text.match(/\] editor \(/g)).toHaveLength(1);
   });
 
-  it("puts recalled entries before core entries and respects coreLimit", async () => {
+  it("groups core facts before notes and respects coreLimit", async () => {
     const memory = fresh();
     for (let i = 0; i < 5; i++) {
       await memory.store({
@@ -47,8 +50,8 @@ describe("buildMemoryContext", () => {
     }
     await memory.store({ key: "trip", content: "Flight to Lisbon on Friday", category: "daily" });
     const context = await buildMemoryContext(memory, "Lisbon flight", { coreLimit: 2 });
-    expect(context.entries[0]?.key).toBe("trip");
-    expect(context.entries.filter((entry) => entry.category === "core")).toHaveLength(2);
+    expect(context.entries.map((entry) => entry.category)).toEqual(["core", "core", "daily"]);
+    expect(context.entries.at(-1)?.key).toBe("trip");
   });
 
   it("stays within maxChars and says it truncated", async () => {
@@ -75,7 +78,7 @@ describe("buildMemoryContext", () => {
     });
     const context = await buildMemoryContext(memory, "", { maxEntryChars: 50 });
     const line = context.text.split("\n")[1]!;
-    expect(line.startsWith("- [core] long: line one line two")).toBe(true);
+    expect(line).toMatch(/^- \[core\] long \(\d{4}-\d{2}-\d{2}\): line one line two/);
     expect(line.endsWith("…")).toBe(true);
     expect(context.text.split("\n")).toHaveLength(2);
   });

@@ -1,0 +1,74 @@
+import type { MemoryEntry } from "@memory/api";
+import { jaccardSimilarity } from "@memory/core";
+import { isContentless, isQuestion } from "./turn-text.js";
+
+/** Word-set Jaccard from which two texts count as the same memory (paraphrase-free repeats). */
+export const NEAR_DUPLICATE_JACCARD = 0.85;
+
+/** The text of an entry as the user said it: speaker labels ("User: ...") left out, one line each. */
+export function spokenLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/^\s*[\p{L}][\p{L}\p{N} _-]{0,30}:\s+/u, "").trim())
+    .filter((line) => line !== "");
+}
+
+/**
+ * True when the entry is the message itself (an autosaved or consolidated copy of it, e.g. the
+ * question being asked): one of its lines, speaker label aside, is near-identical to it.
+ */
+export function echoesMessage(entry: MemoryEntry, message: string): boolean {
+  return spokenLines(entry.content).some(
+    (line) =>
+      line.toLowerCase() === message.toLowerCase() ||
+      jaccardSimilarity(line, message) >= NEAR_DUPLICATE_JACCARD,
+  );
+}
+
+/** An assistant reply saved by `autosaveTurn` (`daily_<ISO timestamp>_<uuid>`). */
+export function isAutosavedReply(entry: MemoryEntry): boolean {
+  return entry.category === "daily" && /^daily_\d{4}-\d{2}-\d{2}T/u.test(entry.key);
+}
+
+/** What a context leaves out by default and the option that lets it in. */
+export interface TurnPolicy {
+  includeConversation: boolean;
+  includeReplies: boolean;
+  includeQuestions: boolean;
+}
+
+/**
+ * Why a recalled entry stays out of the context, or undefined when it may go in: autosaved
+ * replies (unless `includeReplies`; even then only when they say something), raw conversation
+ * turns (unless `includeConversation`), questions and contentless turns.
+ */
+export function turnExclusion(entry: MemoryEntry, policy: TurnPolicy): string | undefined {
+  const reply = isAutosavedReply(entry);
+  if (reply && !policy.includeReplies) return "assistant reply";
+  if (entry.category === "conversation" && !policy.includeConversation) return "conversation turn";
+  if (entry.category !== "conversation" && !reply) return undefined;
+  const text = spokenLines(entry.content).join(" ");
+  if (isContentless(text)) return "says nothing";
+  if (!policy.includeQuestions && isQuestion(text)) return "a question";
+  return undefined;
+}
+
+/**
+ * The entry's relevance before time decay (the engine's `explain.fused`), used against the
+ * context's threshold so that age orders entries but never pushes a relevant one out. A score
+ * without an explanation is used as it is.
+ */
+export function relevanceOf(entry: MemoryEntry): number {
+  return entry.explain?.fused ?? entry.score ?? 0;
+}
+
+/**
+ * Whether an entry matches the message by itself: some keyword or vector relevance of its own.
+ * The conversation-context boost raises the neighbours of a matching turn; a neighbour that
+ * matches nothing itself ("I don't know yet.") is not context.
+ */
+export function matchesItself(entry: MemoryEntry): boolean {
+  const explain = entry.explain;
+  if (explain === undefined || explain.context === undefined) return true;
+  return (explain.keywordRelevance ?? 0) > 0 || (explain.vectorRelevance ?? 0) > 0;
+}

@@ -1,0 +1,63 @@
+import type { MemoryEntry } from "@memory/api";
+
+/** The header line; the autosave filter skips text starting with it, so context never loops back. */
+export const MEMORY_CONTEXT_HEADER = "[Memory context]";
+
+const ELLIPSIS = "…";
+
+/**
+ * Block order by source, the way the seeds inject memory: standing facts first, then notes
+ * (daily logs, files, other categories), then what the user said in conversation.
+ */
+function sourceRank(entry: MemoryEntry): number {
+  if (entry.category === "core") return 0;
+  if (entry.category === "conversation") return 2;
+  return 1;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
+}
+
+/** `- [category] key (YYYY-MM-DD): content`, the date of the entry's last update. */
+function formatLine(entry: MemoryEntry, maxEntryChars: number): string {
+  const date = entry.updatedAt.slice(0, 10);
+  return `- [${entry.category}] ${entry.key} (${date}): ${oneLine(entry.content, maxEntryChars)}`;
+}
+
+/**
+ * The `[Memory context]` block of the chosen entries, grouped by source (stable within a group:
+ * the order they were chosen in), cut to `maxChars` (a shortened last line only when it still
+ * says something).
+ */
+export function formatContext(
+  chosen: readonly MemoryEntry[],
+  limits: { maxChars: number; maxEntryChars: number },
+): { text: string; entries: MemoryEntry[]; truncated: boolean } {
+  if (chosen.length === 0) return { text: "", entries: [], truncated: false };
+  const ordered = chosen
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => sourceRank(a.entry) - sourceRank(b.entry) || a.index - b.index)
+    .map(({ entry }) => entry);
+  const lines = [MEMORY_CONTEXT_HEADER];
+  const entries: MemoryEntry[] = [];
+  let length = MEMORY_CONTEXT_HEADER.length;
+  let truncated = false;
+  for (const entry of ordered) {
+    let line = formatLine(entry, limits.maxEntryChars);
+    const room = limits.maxChars - length - 1; // 1 for the newline before the line
+    if (line.length > room) {
+      truncated = true;
+      if (room < 40) break;
+      line = `${line.slice(0, room - 1)}${ELLIPSIS}`;
+    }
+    lines.push(line);
+    entries.push(entry);
+    length += line.length + 1;
+    if (truncated) break;
+  }
+  if (entries.length < ordered.length) truncated = true;
+  if (entries.length === 0) return { text: "", entries: [], truncated };
+  return { text: lines.join("\n"), entries, truncated };
+}

@@ -1,0 +1,45 @@
+import { readFact } from "@memory/core";
+import { isContentless, isQuestion, sentences } from "./turn-text.js";
+
+/**
+ * The sentences of a user message that state a durable fact: where someone lives or works,
+ * who their manager or dentist is, what they prefer, own, plan, quit or started, read through
+ * `@memory/core`'s fact reading (the rules of conflict detection), so no trigger word is needed
+ * ("we moved to Munich", "I quit coffee", "my new manager is Priya").
+ *
+ * Left out: questions, contentless sentences, sentences whose subject is a pronoun the reader
+ * cannot resolve ("she"), hypotheticals ("if", "maybe", "would"), and events told with a plain
+ * verb ("I went to the cinema yesterday"), which are episodes, not facts: a plain verb counts
+ * only when the sentence says something ended, started or changed ("I quit coffee", "I now
+ * cycle to work").
+ */
+export function durableFacts(message: string): string[] {
+  return sentences(message).filter(isDurableFact);
+}
+
+/** Told as an episode of a day: kept as a fact only when it says something changed or ended. */
+const EPISODE =
+  /\b(yesterday|today|tonight|this morning|this afternoon|this evening|last night|earlier|just now)\b/iu;
+const HYPOTHETICAL =
+  /\b(if|maybe|perhaps|might|would|could|should|wonder|thinking about|considering)\b/iu;
+/** Shortest durable fact (characters): "I'm 34." is one, "Ok." is not. */
+const MIN_CHARS = 6;
+const MAX_CHARS = 300;
+
+function isDurableFact(sentence: string): boolean {
+  if (sentence.length < MIN_CHARS || sentence.length > MAX_CHARS) return false;
+  if (isQuestion(sentence) || isContentless(sentence) || HYPOTHETICAL.test(sentence)) return false;
+  const fact = readFact(sentence);
+  if (fact.subject === undefined || fact.subject.unresolved !== undefined) return false;
+  const attribute = fact.attribute;
+  if (attribute === undefined) return false;
+  const marked = fact.ended || fact.change || fact.negated;
+  if (EPISODE.test(sentence) && !fact.ended && !fact.change) return false;
+  if (attribute.startsWith("verb:") || attribute === "be") {
+    // "I quit coffee", "I don't eat pork", "I now cycle to work": a habit changed or stated
+    // as over; "I went to the cinema" stays an episode.
+    return marked && (fact.value.length > 0 || fact.ends.length > 0 || fact.ended);
+  }
+  if (attribute === "changed" || attribute === "ended") return fact.value.length > 0 || fact.ended;
+  return fact.value.length > 0 || fact.ended || fact.negated;
+}
