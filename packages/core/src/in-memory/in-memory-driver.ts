@@ -130,9 +130,13 @@ export class InMemoryDriver implements MemoryDriver {
       this.store.fingerprint ??= batch.vectorFingerprint;
     for (const supersession of batch.supersessions) {
       const row = rows.get(InMemoryStore.id(supersession.namespace, supersession.key));
-      const { supersededBy } = supersession;
-      if (row && supersededBy === null) delete row.entry.supersededBy;
-      else if (row && supersededBy !== null) row.entry.supersededBy = supersededBy;
+      const { supersededBy, record } = supersession;
+      if (row) {
+        if (supersededBy === null) delete row.entry.supersededBy;
+        else row.entry.supersededBy = supersededBy;
+        if (supersededBy !== null && record) row.entry.supersessionRecord = record;
+        else delete row.entry.supersessionRecord;
+      }
       result.superseded.push(row !== undefined);
     }
     for (const { namespace, key } of batch.deletes)

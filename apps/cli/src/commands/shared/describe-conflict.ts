@@ -1,4 +1,5 @@
-import type { ConflictDecision, FactReading } from "@memory/api";
+import type { ConflictDecision, FactReading, MemoryEntry, SupersessionRecord } from "@memory/api";
+import { shellQuote } from "../mcp/client-config.js";
 
 /** "@user · lives_in (single) = Munich [change]": how the rules read a fact. */
 export function describeReading(reading: FactReading | undefined): string {
@@ -46,4 +47,28 @@ export function describeConflict(decision: ConflictDecision | undefined): string
     lines.push(`chat confirmation failed, the rules decided: ${decision.confirmation.failure}`);
   }
   return lines;
+}
+
+/**
+ * The line `memory store` prints when a same-key store kept the previous content: where it is
+ * and the command that shows it (nothing when nothing was kept).
+ */
+export function describeKeptVersion(entry: MemoryEntry): string[] {
+  if (entry.keptVersion === undefined) return [];
+  const namespace =
+    entry.namespace === "default" ? "" : ` --namespace ${shellQuote(entry.namespace)}`;
+  return [
+    `kept the previous version as ${entry.keptVersion}; see it with: memory history ${shellQuote(entry.key)}${namespace}`,
+  ];
+}
+
+/** "superseded by diet-2 (negated: ...)": why an entry is superseded, for `memory get`. */
+export function describeSupersession(
+  supersededBy: string,
+  record: SupersessionRecord | undefined,
+): string {
+  if (record === undefined || record.by !== supersededBy) return `superseded by ${supersededBy}`;
+  const rule = record.rule ?? record.decidedBy;
+  const reason = record.reason === undefined ? "" : `: ${record.reason}`;
+  return `superseded by ${supersededBy} on ${record.at} (${rule}${reason})`;
 }
