@@ -112,6 +112,17 @@ describe("memory supersede, unsupersede and history (SQLite store)", () => {
       supersededBy: "diet-2",
       supersessionRecord: { by: "diet-2", decidedBy: "rules", rule: "negated" },
     });
+    const recalled = await ws.run([
+      "recall",
+      "vegetarian",
+      "-n",
+      "why",
+      "--include-superseded",
+      "--explain",
+      "--min-score",
+      "0",
+    ]);
+    expect(recalled.stdout).toMatch(/superseded by diet-2 \(negated: .*negated/);
     const kept = json(await ws.run(["get", "diet-2", "-n", "why", "--json"]));
     expect(kept.conflictRecord).toMatchObject({ superseded: ["diet-1"], mode: "rules" });
   });

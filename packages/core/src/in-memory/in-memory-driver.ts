@@ -32,6 +32,9 @@ export interface InMemoryDriverOptions {
 
 function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
   const entry = { ...row.entry };
+  // The records are objects: a caller changing what it read must not change what is stored.
+  if (entry.conflictRecord) entry.conflictRecord = structuredClone(entry.conflictRecord);
+  if (entry.supersessionRecord) entry.supersessionRecord = { ...entry.supersessionRecord };
   if (withEmbedding && row.vector) entry.embedding = [...row.vector];
   return entry;
 }

@@ -62,13 +62,19 @@ export function describeKeptVersion(entry: MemoryEntry): string[] {
   ];
 }
 
-/** "superseded by diet-2 (negated: ...)": why an entry is superseded, for `memory get`. */
+/**
+ * "superseded by diet-2 on <time> (negated: ...)": why an entry is superseded, from its
+ * `supersessionRecord` (`memory get`) or its recall `explain.superseded` (`memory recall --explain`).
+ */
 export function describeSupersession(
   supersededBy: string,
-  record: SupersessionRecord | undefined,
+  why: Partial<Pick<SupersessionRecord, "at" | "decidedBy" | "rule" | "reason">> & {
+    by: string;
+  } = { by: supersededBy },
 ): string {
-  if (record === undefined || record.by !== supersededBy) return `superseded by ${supersededBy}`;
-  const rule = record.rule ?? record.decidedBy;
-  const reason = record.reason === undefined ? "" : `: ${record.reason}`;
-  return `superseded by ${supersededBy} on ${record.at} (${rule}${reason})`;
+  if (why.by !== supersededBy) return `superseded by ${supersededBy}`;
+  const rule = why.rule ?? why.decidedBy;
+  const reason = why.reason === undefined ? "" : `: ${why.reason}`;
+  const when = why.at === undefined ? "" : ` on ${why.at}`;
+  return `superseded by ${supersededBy}${when}${rule === undefined ? "" : ` (${rule}${reason})`}`;
 }
