@@ -254,6 +254,18 @@ describe("web inspector in chromium", { timeout: 120_000 }, () => {
     const restored = await memory.get("ui-diet-1", { namespace: "a" });
     expect(restored?.supersededBy).toBeUndefined();
     expect(restored?.supersessionRecord).toBeUndefined();
+
+    // A same-key store kept the previous content: the entry page lists it under its version key.
+    await memory.store({ key: "ui-plan", content: "Ship on Monday", namespace: "a" });
+    await memory.store({ key: "ui-plan", content: "Ship on Friday", namespace: "a" });
+    await openEntry(page, "a", "ui-plan");
+    const versions = page.getByRole("region", { name: "Earlier versions" });
+    await versions.getByRole("link", { name: "ui-plan::history:1", exact: true }).waitFor();
+    expect(await visibleText(versions)).toContain("Ship on Monday");
+    await openEntry(page, "a", "ui-diet-2");
+    await expect
+      .poll(() => visibleText(page.getByRole("region", { name: "Earlier versions" })), poll)
+      .toContain("No earlier version");
     expect(pageErrors).toEqual([]);
   });
 

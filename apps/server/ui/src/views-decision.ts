@@ -1,6 +1,6 @@
-import { type Entry, request } from "./api.js";
+import { type Entry, type HistoryResponse, request } from "./api.js";
 import { showError, showStatus } from "./app.js";
-import { entryHref, formatNumber, formatTime, h } from "./dom.js";
+import { entryHref, formatNumber, formatTime, h, preview } from "./dom.js";
 
 type ConflictRecord = NonNullable<Entry["conflictRecord"]>;
 type Reading = NonNullable<ConflictRecord["reading"]>;
@@ -130,4 +130,56 @@ export function conflictSection(entry: Entry): HTMLElement[] {
       shown === 0 ? null : h("div", { class: "scroll" }, table),
     ),
   ];
+}
+
+/** A kept version's key (`<key>::history:<n>`): it has no history of its own. */
+const VERSION_KEY = /::history:\d+$/;
+
+/**
+ * "Earlier versions": what a same-key store replaced (POST /v1/memories/history), newest first,
+ * each a link to the kept version. Nothing for a kept version itself.
+ */
+export function historySection(entry: Entry): HTMLElement[] {
+  if (VERSION_KEY.test(entry.key)) return [];
+  const section = h(
+    "section",
+    { "aria-labelledby": "history-title" },
+    h("h2", { id: "history-title" }, "Earlier versions"),
+    h("p", { class: "muted" }, "Loading…"),
+  );
+  void loadHistory(section, entry);
+  return [section];
+}
+
+async function loadHistory(section: HTMLElement, entry: Entry): Promise<void> {
+  const title = h("h2", { id: "history-title" }, "Earlier versions");
+  try {
+    const { versions } = await request<HistoryResponse>("POST", "/v1/memories/history", {
+      key: entry.key,
+      namespace: entry.namespace,
+    });
+    const earlier = versions.filter((version) => version.key !== entry.key);
+    section.replaceChildren(
+      title,
+      earlier.length === 0
+        ? h("p", { class: "muted" }, "No earlier version: a store of this key kept nothing yet.")
+        : h(
+            "ol",
+            {},
+            ...earlier.map((version) =>
+              h(
+                "li",
+                {},
+                h("a", { href: entryHref(version.namespace, version.key) }, version.key),
+                ` (${formatTime(version.updatedAt)}) — ${preview(version.content, 100)}`,
+              ),
+            ),
+          ),
+    );
+  } catch (error) {
+    section.replaceChildren(
+      title,
+      h("p", { role: "alert", class: "error" }, (error as Error).message),
+    );
+  }
 }

@@ -1,7 +1,7 @@
 import { type ChainResponse, type Entry, request } from "./api.js";
 import { showError, showStatus, type ViewContext } from "./app.js";
 import { entryHref, formatTime, h, preview } from "./dom.js";
-import { conflictSection, supersessionSection } from "./views-decision.js";
+import { conflictSection, historySection, supersessionSection } from "./views-decision.js";
 
 export async function entryView({ root, rest }: ViewContext): Promise<void> {
   const namespace = rest[0] ?? "default";
@@ -50,6 +50,7 @@ function drawEntry(view: HTMLElement, entry: Entry): void {
     actions,
     ...supersessionSection(entry, (restored) => drawEntry(view, restored)),
     ...conflictSection(entry),
+    ...historySection(entry),
     chain,
   );
   edit.addEventListener("click", () => {
