@@ -53,9 +53,10 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   const decision = checked
     ? await findConflicts(context, record as MemoryEntry, vector, planned)
     : undefined;
+  const version = await planVersion(context, record);
   if (decision) {
     // Kept with the entries, in this same batch: the new entry's decision, and on each entry it
-    // supersedes, by which key and why.
+    // supersedes, by which key and why. After planVersion, which may move `updatedAt` on.
     record.conflictRecord = conflictRecordOf(decision, record.updatedAt);
     for (const supersession of planned) {
       supersession.record = conflictSupersessionRecord(
@@ -66,7 +67,6 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
       );
     }
   }
-  const version = await planVersion(context, record);
   context.assertOpen();
   const result = await driver.write({
     upserts: [{ entry: record, ...(vector ? { vector } : {}) }, ...version.upserts],

@@ -135,6 +135,7 @@ export function conflictRecordTests(open: Open): void {
     expect(first.keptVersion).toBeUndefined();
     const second = await memory.store({ key: "city", content: "The user lives in Munich" });
     expect(second.keptVersion).toBe("city::history:1");
+    expect(second.conflictRecord?.decidedAt).toBe(second.updatedAt);
     const [, version] = await memory.history("city");
     expect(version).toMatchObject({
       key: "city::history:1",
