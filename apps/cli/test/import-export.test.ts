@@ -121,6 +121,8 @@ describe("memory export", () => {
     const before = readFileSync(source.file("dump.jsonl"), "utf8");
     const after = (await target.run(["export"])).stdout;
     expect(after).toBe(before);
+    // The conflict decisions kept with core entries travel too (docs/history.md).
+    expect(before).toContain('"conflictRecord":{"decidedAt"');
   });
 
   it("imports JSONL from stdin", async () => {

@@ -62,6 +62,71 @@ describe("memory supersede, unsupersede and history (SQLite store)", () => {
     expect(json(await ws.run(["get", "tea", "--json"])).supersededBy).toBeUndefined();
   });
 
+  it("says when a same-key store kept the previous version, and how to see it", async () => {
+    const first = await ws.run(["store", "The user lives in Oslo", "--key", "home", "-n", "kept"]);
+    expect(first.stdout).not.toContain("kept the previous version");
+    const human = await ws.run([
+      "store",
+      "The user lives in Bergen",
+      "--key",
+      "home",
+      "-n",
+      "kept",
+    ]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(
+      "kept the previous version as home::history:1; see it with: memory history home --namespace kept",
+    );
+    const asJson = json(
+      await ws.run(["store", "The user lives in Tromsø", "--key", "home", "-n", "kept", "--json"]),
+    );
+    expect(asJson).toMatchObject({ key: "home", keptVersion: "home::history:2" });
+    // The same content again keeps nothing, and says nothing.
+    const same = await ws.run(["store", "The user lives in Tromsø", "--key", "home", "-n", "kept"]);
+    expect(same.stdout).not.toContain("kept the previous version");
+    const history = json<{ versions: (Version & { supersessionRecord?: object })[] }>(
+      await ws.run(["history", "home", "-n", "kept", "--json"]),
+    );
+    expect(history.versions[1]).toMatchObject({
+      key: "home::history:2",
+      content: "The user lives in Bergen",
+      supersessionRecord: { by: "home", decidedBy: "version" },
+    });
+  });
+
+  it("memory get says by which key and why a superseded entry was superseded", async () => {
+    await ws.run(["store", "The user is vegetarian", "--key", "diet-1", "-n", "why"]);
+    const newer = await ws.run([
+      "store",
+      "The user is not vegetarian",
+      "--key",
+      "diet-2",
+      "-n",
+      "why",
+    ]);
+    expect(newer.stdout).toContain("superseded diet-1");
+    const human = await ws.run(["get", "diet-1", "-n", "why"]);
+    expect(human.stdout).toMatch(/superseded by diet-2 on \S+Z \(negated: .*negated/);
+    const old = json(await ws.run(["get", "diet-1", "-n", "why", "--json"]));
+    expect(old).toMatchObject({
+      supersededBy: "diet-2",
+      supersessionRecord: { by: "diet-2", decidedBy: "rules", rule: "negated" },
+    });
+    const recalled = await ws.run([
+      "recall",
+      "vegetarian",
+      "-n",
+      "why",
+      "--include-superseded",
+      "--explain",
+      "--min-score",
+      "0",
+    ]);
+    expect(recalled.stdout).toMatch(/superseded by diet-2 \(negated: .*negated/);
+    const kept = json(await ws.run(["get", "diet-2", "-n", "why", "--json"]));
+    expect(kept.conflictRecord).toMatchObject({ superseded: ["diet-1"], mode: "rules" });
+  });
+
   it("lists what a key said over time, newest first, within history_versions", async () => {
     for (const content of ["Ship on Monday", "Ship on Tuesday", "Ship on Friday", "Ship on Sunday"])
       await ws.run(["store", content, "--key", "plan", "--namespace", "team"]);

@@ -217,6 +217,38 @@ describe("HTTP API", () => {
     expect(copy.body.entry.createdAt).toBe(JSON.parse(lines[1]!).createdAt);
   });
 
+  it("carries the decision records through NDJSON export and import", async () => {
+    const source = await startTestServer();
+    for (const [key, content] of [
+      ["diet-1", "The user is vegetarian"],
+      ["diet-2", "The user is not vegetarian"],
+    ]) {
+      await source.call("POST", "/v1/memories", { body: { key, content } });
+    }
+    const exported = await source.call("GET", "/v1/export?namespace=default");
+    const target = await startTestServer();
+    const imported = await target.call("POST", "/v1/import", {
+      raw: exported.body as string,
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(imported.body).toEqual({ imported: 2, rejected: [] });
+    for (const key of ["diet-1", "diet-2"]) {
+      const before = (await source.call("GET", `/v1/memories/${key}`)).body.entry;
+      const after = (await target.call("GET", `/v1/memories/${key}`)).body.entry;
+      expect(after.supersessionRecord).toEqual(before.supersessionRecord);
+      expect(after.conflictRecord).toEqual(before.conflictRecord);
+    }
+    const old = (await target.call("GET", "/v1/memories/diet-1")).body.entry;
+    expect(old.supersessionRecord).toMatchObject({ by: "diet-2", rule: "negated" });
+    // A record that is not one: that line is rejected with the reason, the rest imported.
+    const bad = await target.call("POST", "/v1/import", {
+      raw: `${JSON.stringify({ key: "x", content: "The user lives in Oslo", supersededBy: "y", supersessionRecord: { by: 3 } })}\n`,
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(bad.body.imported).toBe(0);
+    expect(JSON.stringify(bad.body.rejected)).toMatch(/by/);
+  });
+
   it("gets and forgets any stored key through the body forms, dot-only keys included", async () => {
     const server = await startTestServer();
     for (const key of ["..", ".", "a/b", "x?y#z"]) {

@@ -80,6 +80,31 @@ describe("HTTP: supersede, unsupersede, history", () => {
     expect(forged.body.error.message).toContain("reserved");
   });
 
+  it("says which version a same-key store kept, and keeps why entries were superseded", async () => {
+    const server = await startTestServer();
+    const first = await store(server, { key: "home", content: "The user lives in Oslo" });
+    expect(first.body.entry.keptVersion).toBeUndefined();
+    const second = await store(server, { key: "home", content: "The user lives in Bergen" });
+    expect(second.status).toBe(200);
+    expect(second.body.entry.keptVersion).toBe("home::history:1");
+
+    await store(server, { key: "diet-1", content: "The user is vegetarian" });
+    const newer = await store(server, { key: "diet-2", content: "The user is not vegetarian" });
+    expect(newer.body.entry.conflictRecord).toMatchObject({ superseded: ["diet-1"] });
+    const old = await server.call("GET", "/v1/memories/diet-1");
+    expect(old.body.entry.supersessionRecord).toMatchObject({
+      by: "diet-2",
+      decidedBy: "rules",
+      rule: "negated",
+    });
+    const recalled = await server.call("POST", "/v1/recall", {
+      body: { query: "vegetarian", includeSuperseded: true, minScore: 0 },
+    });
+    const stale = recalled.body.results.find((entry: { key: string }) => entry.key === "diet-1");
+    expect(stale.explain.superseded).toMatchObject({ by: "diet-2", rule: "negated" });
+    expect(stale.explain.superseded.reason).toMatch(/negated/);
+  });
+
   it("scopes every repair route to the token's namespaces (403)", async () => {
     const server = await startTestServer();
     await store(server, { key: "x", content: "b's data", namespace: "b" });
@@ -140,6 +165,27 @@ describe("MCP: memory_supersede, memory_unsupersede, memory_history", () => {
     const lines = textOf(history).split("\n");
     expect(lines[0]).toMatch(/^- \d{4}-\d\d-\d\dT.*Z \(current\) .*The user moved to Hamburg$/);
     expect(lines[1]).toMatch(/^- \d{4}-\d\d-\d\dT.*Z \(earlier\) .*The user moved to Munich$/);
+  });
+
+  it("memory_store says which version a same-key store kept", async () => {
+    const server = await startTestServer();
+    const client = await connect(httpTransport(server.url, TOKEN_A));
+    const store = (content: string) =>
+      client.callTool({
+        name: "memory_store",
+        arguments: { key: "plan", content, namespace: "a" },
+      });
+    const first = await store("Ship on Monday");
+    expect(textOf(first)).not.toContain("kept");
+    const second = await store("Ship on Friday");
+    expect(second.isError).toBeFalsy();
+    expect(textOf(second)).toContain(
+      'The previous content is kept as "plan::history:1" (memory_history with key "plan" lists it).',
+    );
+    expect((second.structuredContent as Structured).entry).toMatchObject({
+      key: "plan",
+      keptVersion: "plan::history:1",
+    });
   });
 
   it("answers tool errors for bad input and other namespaces", async () => {

@@ -218,6 +218,57 @@ describe("web inspector in chromium", { timeout: 120_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("an entry page explains its conflict decision, and a superseded one says by which key and why", async () => {
+    const memory = server!.memory;
+    await memory.store({ key: "ui-diet-1", content: "The user is vegetarian", namespace: "a" });
+    const newer = await memory.store({
+      key: "ui-diet-2",
+      content: "The user is not vegetarian",
+      namespace: "a",
+    });
+    expect(newer.conflict?.superseded).toEqual(["ui-diet-1"]);
+    const page = await signIn(TOKEN_ALL);
+    await openEntry(page, "a", "ui-diet-2");
+    const decision = page.getByRole("region", { name: "Conflict decision" });
+    await decision.waitFor();
+    const text = await visibleText(decision);
+    expect(text).toContain("Read as: @user · diet");
+    expect(text).toContain("negated");
+    const row = decision.getByRole("row").filter({ hasText: "ui-diet-1" });
+    const cells = await row.getByRole("cell").allInnerTexts();
+    expect(cells[0]).toMatch(/^\d\.\d{3}$/); // the score
+    expect(cells.slice(1, 3)).toEqual(["superseded", "negated"]);
+    expect(cells[3]).toMatch(/negated/);
+
+    // The candidate's link leads to the superseded entry, which says by which key and why.
+    await row.getByRole("link", { name: "ui-diet-1", exact: true }).click();
+    await page.getByRole("heading", { name: "ui-diet-1", exact: true }).waitFor();
+    const why = page.getByRole("region", { name: "Why it is superseded" });
+    await why.waitFor();
+    expect(await visibleText(why)).toMatch(/Superseded by ui-diet-2 \(negated: .*negated/);
+    await why.getByRole("link", { name: "ui-diet-2", exact: true }).waitFor();
+
+    // Made current again from the page: the mark and its reason are gone, in the store too.
+    await why.getByRole("button", { name: "Make current again" }).click();
+    await expect.poll(() => why.count(), poll).toBe(0);
+    const restored = await memory.get("ui-diet-1", { namespace: "a" });
+    expect(restored?.supersededBy).toBeUndefined();
+    expect(restored?.supersessionRecord).toBeUndefined();
+
+    // A same-key store kept the previous content: the entry page lists it under its version key.
+    await memory.store({ key: "ui-plan", content: "Ship on Monday", namespace: "a" });
+    await memory.store({ key: "ui-plan", content: "Ship on Friday", namespace: "a" });
+    await openEntry(page, "a", "ui-plan");
+    const versions = page.getByRole("region", { name: "Earlier versions" });
+    await versions.getByRole("link", { name: "ui-plan::history:1", exact: true }).waitFor();
+    expect(await visibleText(versions)).toContain("Ship on Monday");
+    await openEntry(page, "a", "ui-diet-2");
+    await expect
+      .poll(() => visibleText(page.getByRole("region", { name: "Earlier versions" })), poll)
+      .toContain("No earlier version");
+    expect(pageErrors).toEqual([]);
+  });
+
   it("screenshots of the main views", async () => {
     const page = await signIn(TOKEN_ALL);
     const { dir, keep } = screenshotDir();

@@ -5,6 +5,11 @@ export {
   memorySettingsSchema,
 } from "./config/config-schema.js";
 export {
+  DECISION_RECORD_MAX_CHARS,
+  validateConflictRecord,
+  validateSupersessionRecord,
+} from "./decision-records.js";
+export {
   BackendUnavailableError,
   ConfigError,
   ConflictError,
@@ -54,11 +59,16 @@ export type {
   ChatModel,
   CompleteOptions,
 } from "./types/chat-model.js";
-export type {
-  ConflictCandidate,
-  ConflictDecision,
-  ContradictionSignals,
-  FactReading,
+export {
+  CONFLICT_RECORD_CANDIDATES,
+  CONFLICT_RECORD_REASON_CHARS,
+  type ConflictCandidate,
+  type ConflictDecision,
+  type ConflictRecord,
+  type ConflictRecordCandidate,
+  type ContradictionSignals,
+  type FactReading,
+  type SupersessionRecord,
 } from "./types/conflict-decision.js";
 export {
   type EmbeddingProvider,

@@ -1,3 +1,4 @@
+import { validateConflictRecord, validateSupersessionRecord } from "./decision-records.js";
 import { InvalidInputError } from "./errors.js";
 import {
   checkIdentifier,
@@ -10,6 +11,7 @@ import {
 } from "./field-checks.js";
 import { parseVersionKey } from "./key-versions.js";
 import { normalizeTimestamp } from "./timestamps.js";
+import type { ConflictRecord, SupersessionRecord } from "./types/conflict-decision.js";
 import {
   type Category,
   DEFAULT_NAMESPACE,
@@ -198,6 +200,8 @@ export interface NormalizedImportEntry extends NormalizedStoreInput {
   createdAt: string | undefined;
   updatedAt: string | undefined;
   supersededBy: string | undefined;
+  supersessionRecord: SupersessionRecord | undefined;
+  conflictRecord: ConflictRecord | undefined;
 }
 
 /** Validates one import entry. */
@@ -209,6 +213,12 @@ export function normalizeImportEntry(entry: ImportEntry): NormalizedImportEntry 
     createdAt: optional(entry.createdAt, (value) => normalizeTimestamp(value, "createdAt")),
     updatedAt: optional(entry.updatedAt, (value) => normalizeTimestamp(value, "updatedAt")),
     supersededBy: optional(entry.supersededBy, (value) => validateKey(value, "supersededBy")),
+    // A record explains a mark: without `supersededBy` there is nothing to explain.
+    supersessionRecord:
+      entry.supersededBy === undefined
+        ? undefined
+        : optional(entry.supersessionRecord, validateSupersessionRecord),
+    conflictRecord: optional(entry.conflictRecord, validateConflictRecord),
   };
 }
 

@@ -6,10 +6,12 @@ import {
   InvalidInputError,
   type KeyOptions,
   normalizeDeleteFilter,
+  nowIso,
   validateKey,
   validateNamespace,
   validateSessionId,
 } from "@memory/api";
+import { manualSupersessionRecord } from "./conflicts/decision-record.js";
 import type { FacadeContext } from "./facade-context.js";
 import { versionsToForget } from "./key-history.js";
 
@@ -87,7 +89,14 @@ export async function markSuperseded(
   assertNotVersionKey(newer, "newKey");
   const result = await context.driver.write({
     upserts: [],
-    supersessions: [{ namespace, key: old, supersededBy: newer }],
+    supersessions: [
+      {
+        namespace,
+        key: old,
+        supersededBy: newer,
+        record: manualSupersessionRecord(newer, nowIso()),
+      },
+    ],
     deletes: [],
   });
   if (result.superseded[0]) context.written(namespace);

@@ -141,6 +141,9 @@ function toUpsert(context: FacadeContext, raw: ImportEntry, now: string): EntryU
   if (entry.sessionId !== undefined) upsert.entry.sessionId = entry.sessionId;
   if (entry.importance !== undefined) upsert.entry.importance = entry.importance;
   if (entry.supersededBy !== undefined) upsert.entry.supersededBy = entry.supersededBy;
+  if (entry.supersessionRecord !== undefined)
+    upsert.entry.supersessionRecord = entry.supersessionRecord;
+  if (entry.conflictRecord !== undefined) upsert.entry.conflictRecord = entry.conflictRecord;
   const vector = givenVector(context, entry.embedding);
   if (vector) upsert.vector = vector;
   return upsert;

@@ -189,6 +189,7 @@ export {
   shouldAutoHydrate,
 } from "./snapshot/hydrate.js";
 export {
+  type MetadataType,
   type ParsedSnapshot,
   parseMetadataComment,
   parseSnapshot,

@@ -11,12 +11,15 @@ import {
   versionKey,
   versionKeys,
 } from "@memory/api";
+import { versionSupersessionRecord } from "./conflicts/decision-record.js";
 import type { FacadeContext } from "./facade-context.js";
 
 /** What a same-key store adds to its write batch to keep the previous content. */
 export interface VersionPlan {
   upserts: EntryUpsert[];
   deletes: EntryKey[];
+  /** The key the previous content is kept under (`<key>::history:<n>`), when one is kept. */
+  kept?: string;
 }
 
 const NOTHING: VersionPlan = { upserts: [], deletes: [] };
@@ -80,12 +83,15 @@ export async function planVersion(
     category: previous.category,
     namespace,
     supersededBy: key,
+    supersessionRecord: versionSupersessionRecord(key, record.updatedAt),
     // When that content was stored: `history` lists versions by it.
     createdAt: previous.updatedAt,
     updatedAt: previous.updatedAt,
   };
   if (previous.sessionId !== undefined) version.sessionId = previous.sessionId;
   if (previous.importance !== undefined) version.importance = previous.importance;
+  // The decision made when that content was stored stays with it.
+  if (previous.conflictRecord !== undefined) version.conflictRecord = previous.conflictRecord;
   // The stored vector of the previous content is that version's vector: no provider call.
   const vector =
     embedder && previous.embedding?.length === embedder.dimensions ? previous.embedding : undefined;
@@ -99,6 +105,7 @@ export async function planVersion(
       .slice(keep - 1)
       .filter((entry) => entry.key !== slotKey)
       .map((entry) => ({ namespace, key: entry.key })),
+    kept: slotKey,
   };
 }
 

@@ -10,6 +10,7 @@ import {
 } from "@memory/api";
 import { checkConflicts, conflictCheckApplies, withConflict } from "./conflicts/check-conflicts.js";
 import { conflictQuery } from "./conflicts/conflict-query.js";
+import { conflictRecordOf, conflictSupersessionRecord } from "./conflicts/decision-record.js";
 import { readFact } from "./conflicts/facts/read-fact.js";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
@@ -53,6 +54,19 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
     ? await findConflicts(context, record as MemoryEntry, vector, planned)
     : undefined;
   const version = await planVersion(context, record);
+  if (decision) {
+    // Kept with the entries, in this same batch: the new entry's decision, and on each entry it
+    // supersedes, by which key and why. After planVersion, which may move `updatedAt` on.
+    record.conflictRecord = conflictRecordOf(decision, record.updatedAt);
+    for (const supersession of planned) {
+      supersession.record = conflictSupersessionRecord(
+        decision,
+        supersession.key,
+        record.key,
+        record.updatedAt,
+      );
+    }
+  }
   context.assertOpen();
   const result = await driver.write({
     upserts: [{ entry: record, ...(vector ? { vector } : {}) }, ...version.upserts],
@@ -63,7 +77,8 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   context.written(record.namespace);
   if (decision) settleDecision(decision, planned, result.superseded);
   if (!vector && options.embedder && !inline) context.worker.signal();
-  return withConflict(result.upserted[0]!, decision);
+  const stored = withConflict(result.upserted[0]!, decision);
+  return version.kept === undefined ? stored : { ...stored, keptVersion: version.kept };
 }
 
 /** Reads the candidates' facts, decides with the conflict rules and plans the supersessions. */

@@ -44,6 +44,7 @@ export async function unsupersedeEntry(
   // Forgotten between the read and the write (another process).
   if (!result.superseded[0]) throw notFound(name, namespace);
   context.written(namespace);
-  const { supersededBy: _previous, ...restored } = entry;
+  // The batch also removed why it was superseded (its `supersessionRecord`).
+  const { supersededBy: _previous, supersessionRecord: _why, ...restored } = entry;
   return restored;
 }

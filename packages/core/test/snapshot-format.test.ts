@@ -1,6 +1,8 @@
 import type { MemoryEntry } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import {
+  createInMemoryDriver,
+  createMemoryFacade,
   formatSnapshot,
   formatSnapshotEntry,
   parseSnapshot,
@@ -355,5 +357,28 @@ describe("snapshot format: reading hand-written and damaged files", () => {
       category: "core",
       namespace: "default",
     });
+  });
+});
+
+describe("snapshot format: decision records", () => {
+  it("carries conflictRecord and supersessionRecord through a snapshot and its hydration", async () => {
+    await using source = createMemoryFacade(createInMemoryDriver(), { logger: () => {} });
+    await source.store({ key: "diet-1", content: "The user is vegetarian" });
+    const newer = await source.store({ key: "diet-2", content: "The user is not vegetarian" });
+    expect(newer.conflict?.superseded).toEqual(["diet-1"]);
+    const entries: MemoryEntry[] = [];
+    for await (const entry of source.export()) entries.push(entry);
+    const text = formatSnapshot(entries);
+    // One line each, the record inside the line's metadata comment (no "--" or "<" escapes broken).
+    expect(text.split("\n").filter((line) => line.startsWith("- **"))).toHaveLength(2);
+    const parsed = parseSnapshot(text);
+    expect(parsed.problems).toEqual([]);
+    await using target = createMemoryFacade(createInMemoryDriver(), { logger: () => {} });
+    const report = await target.importEntries(parsed.records.map((record) => record.entry));
+    expect(report.rejected).toEqual([]);
+    const old = await target.get("diet-1");
+    expect(old?.supersessionRecord).toEqual((await source.get("diet-1"))?.supersessionRecord);
+    expect(old?.supersessionRecord).toMatchObject({ by: "diet-2", rule: "negated" });
+    expect((await target.get("diet-2"))?.conflictRecord).toEqual(newer.conflictRecord);
   });
 });

@@ -1,4 +1,4 @@
-import type { MemoryEntry, WriteBatch, WriteResult } from "@memory/api";
+import type { MemoryEntry, SupersessionRecord, WriteBatch, WriteResult } from "@memory/api";
 import type { MarkdownTree } from "./markdown-tree.js";
 import type { WrittenVectors } from "./tree-state.js";
 import type { WritePlan } from "./write-plan.js";
@@ -62,9 +62,10 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
     else vectors.delete(id);
     result.upserted.push({ ...entry });
   }
-  for (const { namespace, key, supersededBy } of batch.supersessions) {
+  for (const { namespace, key, supersededBy, record } of batch.supersessions) {
     const entry = current(namespace, key);
-    if (entry) write.puts.set(identity(namespace, key), withSupersededBy(entry, supersededBy));
+    if (entry)
+      write.puts.set(identity(namespace, key), withSupersededBy(entry, supersededBy, record));
     result.superseded.push(entry !== undefined);
   }
   for (const { namespace, key } of batch.deletes) {
@@ -79,7 +80,12 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
 }
 
 /** The entry marked superseded by `supersededBy`, or current again for `null` (no field at all). */
-function withSupersededBy(entry: MemoryEntry, supersededBy: string | null): MemoryEntry {
-  const { supersededBy: _previous, ...rest } = entry;
-  return supersededBy === null ? rest : { ...rest, supersededBy };
+function withSupersededBy(
+  entry: MemoryEntry,
+  supersededBy: string | null,
+  record: SupersessionRecord | undefined,
+): MemoryEntry {
+  const { supersededBy: _previous, supersessionRecord: _why, ...rest } = entry;
+  if (supersededBy === null) return rest;
+  return record ? { ...rest, supersededBy, supersessionRecord: record } : { ...rest, supersededBy };
 }

@@ -1,5 +1,12 @@
 import { createHash } from "node:crypto";
-import { type MemoryEntry, validateContent, validateKey, validateSessionId } from "@memory/api";
+import {
+  type MemoryEntry,
+  validateConflictRecord,
+  validateContent,
+  validateKey,
+  validateSessionId,
+  validateSupersessionRecord,
+} from "@memory/api";
 import type { EntryMetadata } from "./format/entry-line.js";
 import type { FileRole } from "./format/layout.js";
 
@@ -65,6 +72,20 @@ export function entryOfLine(
       entry.supersededBy = validateKey(metadata.supersededBy, "supersededBy");
     } catch (error) {
       problem(`metadata supersededBy ignored: ${(error as Error).message}`);
+    }
+  }
+  if (metadata?.supersessionRecord !== undefined && entry.supersededBy !== undefined) {
+    try {
+      entry.supersessionRecord = validateSupersessionRecord(metadata.supersessionRecord);
+    } catch (error) {
+      problem(`metadata supersessionRecord ignored: ${(error as Error).message}`);
+    }
+  }
+  if (metadata?.conflictRecord !== undefined) {
+    try {
+      entry.conflictRecord = validateConflictRecord(metadata.conflictRecord);
+    } catch (error) {
+      problem(`metadata conflictRecord ignored: ${(error as Error).message}`);
     }
   }
   return entry;

@@ -319,3 +319,33 @@ describe("index", () => {
     expect(hit?.source).toEqual({ path: "MEMORY.md", startLine: 7, endLine: 7 });
   });
 });
+
+describe("decision records in the files", () => {
+  it("keeps why an entry was superseded in the line's metadata, read back by a fresh instance", async () => {
+    const root = tempDir();
+    const m = memory(root);
+    await m.store({ key: "diet-1", content: "The user is vegetarian" });
+    const newer = await m.store({ key: "diet-2", content: "The user is not vegetarian" });
+    expect(newer.conflict?.superseded).toEqual(["diet-1"]);
+    const file = read(root, "MEMORY.md");
+    expect(file).toMatch(
+      /- \*\*diet-1\*\*: The user is vegetarian <!-- memory \{.*"supersessionRecord":\{"by":"diet-2"/,
+    );
+    expect(file).toMatch(/- \*\*diet-2\*\*: .*"conflictRecord":\{"decidedAt"/);
+    const fresh = memory(root);
+    expect((await fresh.get("diet-1"))?.supersessionRecord).toMatchObject({
+      by: "diet-2",
+      decidedBy: "rules",
+      rule: "negated",
+    });
+    expect((await fresh.get("diet-2"))?.conflictRecord).toEqual(newer.conflictRecord);
+    // A hand-edited record that is not one is ignored with a problem; the entry stays.
+    writeFileSync(
+      join(root, "MEMORY.md"),
+      file.replace('"supersessionRecord":{"by":"diet-2"', '"supersessionRecord":{"by":""'),
+    );
+    const edited = await memory(root).get("diet-1");
+    expect(edited?.supersededBy).toBe("diet-2");
+    expect(edited?.supersessionRecord).toBeUndefined();
+  });
+});

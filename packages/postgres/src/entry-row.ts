@@ -3,7 +3,7 @@ import { decodeVectorText } from "./sql.js";
 
 /** The entry columns every read selects, from alias `m`. */
 export const ENTRY_COLUMNS =
-  "m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.created_at, m.updated_at";
+  "m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.supersession_record, m.conflict_record, m.created_at, m.updated_at";
 
 /** The entry columns plus its index terms (what the search stages return). */
 export const INDEXED_COLUMNS = `${ENTRY_COLUMNS}, m.search_terms`;
@@ -17,6 +17,9 @@ export interface EntryRow {
   session_id: string | null;
   importance: number | null;
   superseded_by: string | null;
+  /** JSON text (schema 6). */
+  supersession_record: string | null;
+  conflict_record: string | null;
   created_at: Date;
   updated_at: Date;
   embedding?: string | null;
@@ -36,6 +39,9 @@ export function rowToEntry(row: EntryRow): MemoryEntry {
   if (row.session_id !== null) entry.sessionId = row.session_id;
   if (row.importance !== null) entry.importance = row.importance;
   if (row.superseded_by !== null) entry.supersededBy = row.superseded_by;
+  if (row.supersession_record !== null)
+    entry.supersessionRecord = JSON.parse(row.supersession_record);
+  if (row.conflict_record !== null) entry.conflictRecord = JSON.parse(row.conflict_record);
   if (typeof row.embedding === "string") entry.embedding = decodeVectorText(row.embedding);
   return entry;
 }

@@ -86,6 +86,8 @@ export function upsertStatement(
     `${params.add(column((entry) => entry.sessionId ?? null))}::text[]`,
     `${params.add(column((entry) => entry.importance ?? null))}::float8[]`,
     `${params.add(column((entry) => entry.supersededBy ?? null))}::text[]`,
+    `${params.add(column((entry) => recordText(entry.supersessionRecord)))}::text[]`,
+    `${params.add(column((entry) => recordText(entry.conflictRecord)))}::text[]`,
     `${params.add(column((entry) => entry.createdAt))}::timestamptz[]`,
     `${params.add(column((entry) => entry.updatedAt))}::timestamptz[]`,
     `${params.add(column((entry) => contentHash(entry.content)))}::text[]`,
@@ -105,7 +107,7 @@ export function upsertStatement(
   const replaceCreatedAt = group[0]!.upsert.replaceCreatedAt === true;
   const { memories } = target.tables;
   const columns =
-    "id, namespace, key, content, category, session_id, importance, superseded_by, created_at, updated_at, content_hash, search_terms, term_count";
+    "id, namespace, key, content, category, session_id, importance, superseded_by, supersession_record, conflict_record, created_at, updated_at, content_hash, search_terms, term_count";
   const given = `${columns}${withVectors ? ", embedding" : ""}`;
   const others = given
     .split(", ")
@@ -126,7 +128,7 @@ export function upsertStatement(
     `up AS (
       INSERT INTO ${memories} AS m (${columns})
       SELECT ${replaceId ? "coalesce(v.id, e.id, gen_random_uuid()::text)" : "coalesce(e.id, v.id)"}, v.namespace, v.key, v.content, v.category,
-        v.session_id, v.importance, v.superseded_by,
+        v.session_id, v.importance, v.superseded_by, v.supersession_record, v.conflict_record,
         ${replaceCreatedAt ? "v.created_at" : "coalesce(e.created_at, v.created_at)"}, v.updated_at,
         v.content_hash, v.search_terms, v.term_count
       FROM v LEFT JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
@@ -135,6 +137,7 @@ export function upsertStatement(
         ${replaceCreatedAt ? "created_at = excluded.created_at," : ""}
         content = excluded.content, category = excluded.category, session_id = excluded.session_id,
         importance = excluded.importance, superseded_by = excluded.superseded_by,
+        supersession_record = excluded.supersession_record, conflict_record = excluded.conflict_record,
         updated_at = excluded.updated_at, updated_seq = nextval('${target.schema}.memory_write_seq'),
         content_hash = excluded.content_hash, search_terms = excluded.search_terms,
         term_count = excluded.term_count
@@ -236,10 +239,11 @@ export async function applyWriteBatch(
       }
     }
   }
-  for (const { namespace, key, supersededBy } of batch.supersessions) {
+  for (const { namespace, key, supersededBy, record } of batch.supersessions) {
+    const why = supersededBy === null ? null : recordText(record);
     const updated = await run(
-      `UPDATE ${target.tables.memories} SET superseded_by = $3 WHERE namespace = $1 AND key = $2`,
-      [namespace, key, supersededBy],
+      `UPDATE ${target.tables.memories} SET superseded_by = $3, supersession_record = $4 WHERE namespace = $1 AND key = $2`,
+      [namespace, key, supersededBy, why],
     );
     result.superseded.push((updated.rowCount ?? 0) > 0);
   }
@@ -258,4 +262,9 @@ export async function applyWriteBatch(
 export function statementCount(batch: WriteBatch): number {
   if (batch.refuseInvalidEntries && batch.upserts.length > 0) return Number.POSITIVE_INFINITY;
   return upsertGroups(batch.upserts).length + batch.supersessions.length + batch.deletes.length;
+}
+
+/** A decision record as the JSON text its column keeps (null: none). */
+function recordText(record: object | undefined): string | null {
+  return record === undefined ? null : JSON.stringify(record);
 }

@@ -10,13 +10,14 @@ const RETURNING = "doc_id, id, created_at";
 // Upsert on (namespace, key). A store keeps id and created_at; an import may replace them
 // (@given_id / @given_created_at), so one statement serves both.
 const UPSERT = `
-INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, content_hash, search_terms, term_count, created_at, updated_at)
-VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @content_hash, @search_terms, @term_count, @created_at, @updated_at)
+INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, supersession_record, conflict_record, content_hash, search_terms, term_count, created_at, updated_at)
+VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @supersession_record, @conflict_record, @content_hash, @search_terms, @term_count, @created_at, @updated_at)
 ON CONFLICT (namespace, key) DO UPDATE SET
   id = coalesce(@given_id, memories.id),
   created_at = coalesce(@given_created_at, memories.created_at),
   content = excluded.content, category = excluded.category, session_id = excluded.session_id,
   importance = excluded.importance, superseded_by = excluded.superseded_by,
+  supersession_record = excluded.supersession_record, conflict_record = excluded.conflict_record,
   content_hash = excluded.content_hash, search_terms = excluded.search_terms,
   term_count = excluded.term_count, updated_at = excluded.updated_at
 RETURNING ${RETURNING}`;
@@ -29,6 +30,9 @@ export interface UpsertExtras {
   createdAt?: string | undefined;
   updatedAt: string;
   supersededBy?: string | undefined;
+  /** Why it is superseded and what its store decided, as JSON text (schema v7). */
+  supersessionRecord?: string | undefined;
+  conflictRecord?: string | undefined;
   /** The store's `text_language` (the analyzer rules of its index terms). */
   language: TextLanguage;
 }
@@ -52,6 +56,8 @@ export function upsertEntry(
     session_id: input.sessionId ?? null,
     importance: input.importance ?? null,
     superseded_by: extras.supersededBy ?? null,
+    supersession_record: extras.supersessionRecord ?? null,
+    conflict_record: extras.conflictRecord ?? null,
     content_hash: hash,
     search_terms: terms,
     term_count: countIndexedTerms(terms),
@@ -68,6 +74,8 @@ export function upsertEntry(
     session_id: input.sessionId ?? null,
     importance: input.importance ?? null,
     superseded_by: extras.supersededBy ?? null,
+    supersession_record: extras.supersessionRecord ?? null,
+    conflict_record: extras.conflictRecord ?? null,
     content_hash: hash,
     updated_at: extras.updatedAt,
   };

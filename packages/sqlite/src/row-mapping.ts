@@ -3,7 +3,7 @@ import { blobToArray } from "./vectors/vector-codec.js";
 
 /** The columns every entry query selects (alias `m`). */
 export const ENTRY_COLUMNS =
-  "m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.content_hash, m.created_at, m.updated_at";
+  "m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.supersession_record, m.conflict_record, m.content_hash, m.created_at, m.updated_at";
 
 export interface EntryRow {
   doc_id: number;
@@ -15,6 +15,9 @@ export interface EntryRow {
   session_id: string | null;
   importance: number | null;
   superseded_by: string | null;
+  /** JSON text (schema v7); undefined in rows the writer built before reading them back. */
+  supersession_record?: string | null;
+  conflict_record?: string | null;
   content_hash: string;
   created_at: string;
   updated_at: string;
@@ -35,6 +38,15 @@ export function toEntry(row: EntryRow): MemoryEntry {
   if (row.session_id !== null) entry.sessionId = row.session_id;
   if (row.importance !== null) entry.importance = row.importance;
   if (row.superseded_by !== null) entry.supersededBy = row.superseded_by;
+  if (typeof row.supersession_record === "string")
+    entry.supersessionRecord = JSON.parse(row.supersession_record);
+  if (typeof row.conflict_record === "string")
+    entry.conflictRecord = JSON.parse(row.conflict_record);
   if (row.embedding) entry.embedding = blobToArray(row.embedding);
   return entry;
+}
+
+/** A decision record as the JSON text its column keeps (null: none). */
+export function recordText(record: object | undefined): string | undefined {
+  return record === undefined ? undefined : JSON.stringify(record);
 }

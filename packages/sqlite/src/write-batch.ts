@@ -6,7 +6,7 @@ import {
 } from "@memory/api";
 import { upsertEntry } from "./entry-writer.js";
 import type { Opened } from "./opened-store.js";
-import { toEntry } from "./row-mapping.js";
+import { recordText, toEntry } from "./row-mapping.js";
 
 /**
  * Applies a write batch; runs inside the caller's IMMEDIATE transaction, so the whole batch
@@ -51,6 +51,8 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
           createdAt: upsert.replaceCreatedAt ? entry.createdAt : undefined,
           updatedAt: entry.updatedAt,
           supersededBy: entry.supersededBy,
+          supersessionRecord: recordText(entry.supersessionRecord),
+          conflictRecord: recordText(entry.conflictRecord),
           language,
         });
       const row = upsert.replaceId
@@ -67,10 +69,12 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
     }
   }
   const supersede = opened.statements.get(
-    "UPDATE memories SET superseded_by = ? WHERE namespace = ? AND key = ?",
+    "UPDATE memories SET superseded_by = ?, supersession_record = ? WHERE namespace = ? AND key = ?",
   );
-  for (const { namespace, key, supersededBy } of batch.supersessions)
-    result.superseded.push(supersede.run(supersededBy, namespace, key).changes > 0);
+  for (const { namespace, key, supersededBy, record } of batch.supersessions) {
+    const why = supersededBy === null ? undefined : recordText(record);
+    result.superseded.push(supersede.run(supersededBy, why ?? null, namespace, key).changes > 0);
+  }
   const remove = opened.statements.get(
     "DELETE FROM memories WHERE namespace = ? AND key = ? RETURNING doc_id",
   );

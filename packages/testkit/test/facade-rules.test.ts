@@ -71,9 +71,18 @@ describe("store with conflict detection is one unit of work", () => {
     // The one batch held both the new entry and the supersession it decided.
     expect(driver.batches).toHaveLength(1);
     expect(driver.batches[0]!.upserts.map((upsert) => upsert.entry.key)).toEqual(["diet-2"]);
-    expect(driver.batches[0]!.supersessions).toEqual([
-      { namespace: "default", key: "diet-1", supersededBy: "diet-2" },
+    // With why (the supersession record) in the same batch, and the new entry's decision record.
+    expect(driver.batches[0]!.supersessions).toMatchObject([
+      {
+        namespace: "default",
+        key: "diet-1",
+        supersededBy: "diet-2",
+        record: { by: "diet-2", decidedBy: "rules", rule: "negated" },
+      },
     ]);
+    expect(driver.batches[0]!.upserts[0]!.entry.conflictRecord).toMatchObject({
+      superseded: ["diet-1"],
+    });
     driver.failing = false;
     expect(await memory.get("diet-2")).toBeNull();
     expect((await memory.get("diet-1"))!.supersededBy).toBeUndefined();

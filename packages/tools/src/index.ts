@@ -19,6 +19,7 @@ export {
 export { memoryToolDefinitions } from "./memory-tool-definitions.js";
 export type { MemoryToolsOptions } from "./memory-tools-options.js";
 export { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "./result-bounds.js";
+export { storedText } from "./store-tool.js";
 export {
   type AnyMemoryToolDefinition,
   type JsonSchema,

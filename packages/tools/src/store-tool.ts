@@ -1,4 +1,4 @@
-import type { Memory } from "@memory/api";
+import type { Memory, MemoryEntry } from "@memory/api";
 import { contentKey } from "@memory/core";
 import { type CompactEntry, compactEntry, definedFields } from "./entry-text.js";
 import { storeInput } from "./input-schemas.js";
@@ -22,13 +22,24 @@ export function storeTool(memory: Memory, options: MemoryToolsOptions, scope: Na
       const entry = compactEntry(
         await memory.store(definedFields({ ...input, key, namespace, sessionId })),
       );
-      const superseded = entry.conflict?.superseded ?? [];
-      const replaced =
-        superseded.length === 0 ? "" : ` It replaces the older memory ${superseded.join(", ")}.`;
-      return {
-        text: `Stored "${entry.key}" (${entry.category}) in namespace "${entry.namespace}".${replaced}`,
-        data: { entry },
-      };
+      return { text: storedText(entry), data: { entry } };
     },
   });
+}
+
+/**
+ * What `memory_store` answers (here and in the server's MCP tool): where the entry is, what it
+ * replaced, and where a same-key store kept the previous content.
+ */
+export function storedText(
+  entry: Pick<MemoryEntry, "key" | "category" | "namespace" | "conflict" | "keptVersion">,
+): string {
+  const superseded = entry.conflict?.superseded ?? [];
+  const replaced =
+    superseded.length === 0 ? "" : ` It replaces the older memory ${superseded.join(", ")}.`;
+  const kept =
+    entry.keptVersion === undefined
+      ? ""
+      : ` The previous content is kept as "${entry.keptVersion}" (memory_history with key "${entry.key}" lists it).`;
+  return `Stored "${entry.key}" (${entry.category}) in namespace "${entry.namespace}".${replaced}${kept}`;
 }

@@ -2,6 +2,7 @@ import type { MemoryEntry, RecallExplain, RecallOptions, SearchMode } from "@mem
 import type { CommandHandler } from "../cli/lazy-action.js";
 import type { Style } from "../output/style.js";
 import { singleLine, truncate } from "../output/table.js";
+import { describeSupersession } from "./shared/describe-conflict.js";
 import { entryHeadline } from "./shared/describe-entry.js";
 import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
 
@@ -56,6 +57,9 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
     );
     lines.push(`   ${truncate(singleLine(entry.content), width)}`);
     if (explain && entry.explain) lines.push(`   ${explainLine(entry.explain, style)}`);
+    const superseded = entry.explain?.superseded;
+    if (explain && superseded)
+      lines.push(`   ${style.dim(describeSupersession(superseded.by, superseded))}`);
   });
   return lines;
 }

@@ -3,7 +3,7 @@ import { contentKey } from "@memory/core";
 import { UsageError } from "../cli/cli-errors.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
-import { describeConflict } from "./shared/describe-conflict.js";
+import { describeConflict, describeKeptVersion } from "./shared/describe-conflict.js";
 import { entryHeadline } from "./shared/describe-entry.js";
 
 export interface StoreOptions {
@@ -49,6 +49,7 @@ const store: CommandHandler<StoreOptions> = async (context, args, options) => {
     const lines = [`stored ${entryHeadline(entry, context.output.style)}`];
     // Conflict detection (conflict_mode): how the entry was read, what it superseded and why.
     lines.push(...describeConflict(entry.conflict));
+    lines.push(...describeKeptVersion(entry));
     return lines;
   });
 };

@@ -19,6 +19,8 @@ const IMPORT_FIELDS = [
   "sessionId",
   "importance",
   "supersededBy",
+  "supersessionRecord",
+  "conflictRecord",
   "createdAt",
   "updatedAt",
   "embedding",

@@ -35,6 +35,15 @@ export const RecallExplainSchema = named(
       importance: z.number().optional(),
       earlyReturn: z.boolean().optional(),
       degraded: z.string().optional(),
+      superseded: z
+        .object({
+          by: z.string(),
+          decidedBy: z.enum(["rules", "chat", "manual", "version"]).optional(),
+          rule: z.string().optional(),
+          reason: z.string().optional(),
+        })
+        .optional()
+        .describe("A superseded result (includeSuperseded): by which key and why."),
     })
     .describe("The parts of a recall score."),
 );
@@ -94,6 +103,49 @@ export const ConflictDecisionSchema = named(
     ),
 );
 
+export const SupersessionRecordSchema = named(
+  "SupersessionRecord",
+  z
+    .object({
+      by: z.string(),
+      at: timestamp,
+      decidedBy: z.enum(["rules", "chat", "manual", "version"]),
+      rule: z.string().optional(),
+      reason: z.string().optional(),
+    })
+    .describe("Why an entry is superseded: by which key, which rule, when (docs/history.md)."),
+);
+
+export const ConflictRecordSchema = named(
+  "ConflictRecord",
+  z
+    .object({
+      decidedAt: timestamp,
+      mode: z.enum(["rules", "jaccard", "combined"]),
+      policy: z.enum(["supersede", "flag"]).optional(),
+      reading: FactReadingSchema.optional(),
+      fallback: z.string().optional(),
+      superseded: z.array(z.string()),
+      flagged: z.array(z.string()).optional(),
+      candidatesSeen: z.number().int(),
+      candidates: z.array(
+        z.object({
+          key: z.string(),
+          score: z.number(),
+          superseded: z.boolean(),
+          flagged: z.boolean().optional(),
+          reading: FactReadingSchema.optional(),
+          rule: z.string().optional(),
+          reason: z.string().optional(),
+          decidedBy: z.enum(["rules", "chat"]).optional(),
+        }),
+      ),
+    })
+    .describe(
+      "What conflict detection decided when the entry was stored, kept with it (the first candidates only).",
+    ),
+);
+
 export const MemoryEntrySchema = named(
   "MemoryEntry",
   z.object({
@@ -105,6 +157,8 @@ export const MemoryEntrySchema = named(
     sessionId: z.string().optional(),
     importance: z.number().min(0).max(1).optional(),
     supersededBy: z.string().optional(),
+    supersessionRecord: SupersessionRecordSchema.optional(),
+    conflictRecord: ConflictRecordSchema.optional(),
     createdAt: timestamp,
     updatedAt: timestamp,
     score: z.number().optional().describe("Recall only."),
@@ -117,6 +171,12 @@ export const MemoryEntrySchema = named(
     conflict: ConflictDecisionSchema.optional().describe(
       "Store only, with conflict_mode on: the conflict check of the stored entry.",
     ),
+    keptVersion: z
+      .string()
+      .optional()
+      .describe(
+        "Store only: the key a same-key store kept the previous content under (<key>::history:<n>); see GET /v1/memories/{key}/history.",
+      ),
   }),
 );
 

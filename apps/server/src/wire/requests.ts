@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
 
 /** JSON request bodies. */
@@ -53,6 +54,8 @@ export const ImportEntrySchema = StoreRequestSchema.extend({
   createdAt: timestamp.optional(),
   updatedAt: timestamp.optional(),
   supersededBy: z.string().optional(),
+  supersessionRecord: SupersessionRecordSchema.optional(),
+  conflictRecord: ConflictRecordSchema.optional(),
 }).strip();
 
 export const RecallRequestSchema = named(

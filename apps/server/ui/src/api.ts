@@ -2,7 +2,11 @@
 
 import type { z } from "zod";
 import type { MemoryEntrySchema, RecallExplainSchema } from "../../src/wire/entry.js";
-import type { ChainResponseSchema, NamespacesResponseSchema } from "../../src/wire/responses.js";
+import type {
+  ChainResponseSchema,
+  HistoryResponseSchema,
+  NamespacesResponseSchema,
+} from "../../src/wire/responses.js";
 
 const TOKEN_KEY = "memory.token";
 
@@ -14,6 +18,7 @@ export type Entry = z.output<typeof MemoryEntrySchema>;
 export type Explain = z.output<typeof RecallExplainSchema>;
 export type NamespaceSummary = z.output<typeof NamespacesResponseSchema>["namespaces"][number];
 export type ChainResponse = z.output<typeof ChainResponseSchema>;
+export type HistoryResponse = z.output<typeof HistoryResponseSchema>;
 
 export class ApiError extends Error {
   constructor(

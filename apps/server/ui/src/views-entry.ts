@@ -1,6 +1,7 @@
 import { type ChainResponse, type Entry, request } from "./api.js";
 import { showError, showStatus, type ViewContext } from "./app.js";
 import { entryHref, formatTime, h, preview } from "./dom.js";
+import { conflictSection, historySection, supersessionSection } from "./views-decision.js";
 
 export async function entryView({ root, rest }: ViewContext): Promise<void> {
   const namespace = rest[0] ?? "default";
@@ -47,6 +48,9 @@ function drawEntry(view: HTMLElement, entry: Entry): void {
     h("h2", {}, "Content"),
     content,
     actions,
+    ...supersessionSection(entry, (restored) => drawEntry(view, restored)),
+    ...conflictSection(entry),
+    ...historySection(entry),
     chain,
   );
   edit.addEventListener("click", () => {

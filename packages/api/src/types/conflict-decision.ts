@@ -92,3 +92,74 @@ export interface ConflictDecision {
   /** Every candidate looked at (superseded first, then by score), with its reading and evidence. */
   candidates: ConflictCandidate[];
 }
+
+/** One candidate of a {@link ConflictRecord}: the decision about it, without the evidence scores. */
+export interface ConflictRecordCandidate {
+  /** The older entry's key. */
+  key: string;
+  /** Its conflict score (similarity + 0.3 x signals), kept as evidence. */
+  score: number;
+  /** True when the new entry superseded it. */
+  superseded: boolean;
+  /** With `conflict_policy = "flag"`: the rules would supersede it; it was only flagged. */
+  flagged?: boolean;
+  /** How the older entry was read (rules only). */
+  reading?: FactReading;
+  /** The rule that decided (`single-value-changed`, `different-subjects`, ...). */
+  rule?: string;
+  /** Why it was or was not superseded, in words. */
+  reason?: string;
+  /** `chat` when a chat model confirmed or overturned the rules. */
+  decidedBy?: "rules" | "chat";
+}
+
+/**
+ * The compact conflict decision kept WITH the entry it was made for (`MemoryEntry.conflictRecord`),
+ * written in the store's own write batch, so `get`, `list`, export/import, snapshots and the web
+ * inspector can show it later. At most {@link CONFLICT_RECORD_CANDIDATES} candidates are kept
+ * (superseded and flagged ones first); `candidatesSeen` says how many were looked at.
+ */
+export interface ConflictRecord {
+  /** When the decision was made (the store's time, UTC ISO-8601). */
+  decidedAt: string;
+  mode: ConflictDecision["mode"];
+  policy?: "supersede" | "flag";
+  /** How the entry itself was read (rules only). */
+  reading?: FactReading;
+  /** Why the similarity fallback decided instead of the rules. */
+  fallback?: string;
+  /** Keys it superseded. */
+  superseded: string[];
+  /** With `conflict_policy = "flag"`: keys the rules would have superseded. */
+  flagged?: string[];
+  /** How many candidates were looked at (`candidates` keeps the first few). */
+  candidatesSeen: number;
+  candidates: ConflictRecordCandidate[];
+}
+
+/** How many candidates a {@link ConflictRecord} keeps. */
+export const CONFLICT_RECORD_CANDIDATES = 5;
+
+/** The longest `reason` a record keeps (characters; a longer one ends with `…`). */
+export const CONFLICT_RECORD_REASON_CHARS = 300;
+
+/**
+ * Why an entry is superseded, kept with it (`MemoryEntry.supersessionRecord`) next to
+ * `supersededBy`: written in the same batch that marks it, removed when it is made current again
+ * (`unsupersede`, or a store of its key).
+ */
+export interface SupersessionRecord {
+  /** The key of the entry that replaced it (the same as `supersededBy`). */
+  by: string;
+  /** When it was superseded (UTC ISO-8601). */
+  at: string;
+  /**
+   * `rules` / `chat`: conflict detection on store; `manual`: `supersede(old, new)` by an agent or
+   * user; `version`: a same-key store kept this content as a version of the key.
+   */
+  decidedBy: "rules" | "chat" | "manual" | "version";
+  /** The conflict rule that decided (`single-value-changed`, `negated`, ...), when there was one. */
+  rule?: string;
+  /** Why, in words. */
+  reason?: string;
+}

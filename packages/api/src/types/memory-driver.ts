@@ -1,5 +1,6 @@
 import type { MemorySettings } from "../config/config-schema.js";
 import type { NormalizedFilter } from "../validation.js";
+import type { SupersessionRecord } from "./conflict-decision.js";
 import type { EmbeddingProvider } from "./embedding-provider.js";
 import type { FileBackedMemory } from "./file-backed.js";
 import type { DeleteReport, Lease } from "./lifecycle.js";
@@ -37,7 +38,10 @@ export interface EntryKey {
 }
 
 /** An entry as the facade wants it stored: validated, with every field decided. */
-export type EntryRecord = Omit<MemoryEntry, "score" | "explain" | "conflict" | "embedding">;
+export type EntryRecord = Omit<
+  MemoryEntry,
+  "score" | "explain" | "conflict" | "keptVersion" | "embedding"
+>;
 
 /**
  * One upsert of a write batch. For a `(namespace, key)` that already exists the driver keeps the
@@ -60,6 +64,11 @@ export interface EntryUpsert {
  */
 export interface Supersession extends EntryKey {
   supersededBy: string | null;
+  /**
+   * Why (`MemoryEntry.supersessionRecord`), stored with the mark; a supersession without one (and
+   * every `null` one) removes a record the entry had.
+   */
+  record?: SupersessionRecord;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ConflictDecision } from "./conflict-decision.js";
+import type { ConflictDecision, ConflictRecord, SupersessionRecord } from "./conflict-decision.js";
 
 /** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
 export type BuiltInCategory = "core" | "daily" | "conversation";
@@ -74,6 +74,16 @@ export interface RecallExplain {
   earlyReturn?: boolean;
   /** Why the vector stage did not run or failed (no provider, fingerprint mismatch, provider error...). */
   degraded?: string;
+  /**
+   * A superseded entry (recalled with `includeSuperseded`): by which key, and why when the reason
+   * was recorded (`rule`, `reason`, `decidedBy` of its `supersessionRecord`).
+   */
+  superseded?: {
+    by: string;
+    decidedBy?: SupersessionRecord["decidedBy"];
+    rule?: string;
+    reason?: string;
+  };
 }
 
 /** One stored memory. */
@@ -94,6 +104,13 @@ export interface MemoryEntry {
   importance?: number;
   /** Key of the newer entry that replaced this one (the text is kept for audit). */
   supersededBy?: string;
+  /** Why it was superseded: by which key, which rule, when (docs/history.md). Kept with the entry. */
+  supersessionRecord?: SupersessionRecord;
+  /**
+   * What conflict detection decided when this content was stored (what it superseded or flagged,
+   * its own reading, the first candidates), kept with the entry (docs/history.md).
+   */
+  conflictRecord?: ConflictRecord;
   /** UTC ISO-8601 with millisecond precision, e.g. `2026-11-23T09:18:36.123Z`. */
   createdAt: string;
   /** UTC ISO-8601 with millisecond precision; changes on every upsert. */
@@ -114,6 +131,11 @@ export interface MemoryEntry {
    * older entries it superseded and the scores of every candidate looked at.
    */
   conflict?: ConflictDecision;
+  /**
+   * `store` only: the key under which a same-key store kept the previous content
+   * (`<key>::history:<n>`; `history(key)` lists it). Absent when nothing was kept.
+   */
+  keptVersion?: string;
 }
 
 /** Where a recall result lives in a file-backed store. */
@@ -155,6 +177,8 @@ export interface ImportEntry extends StoreInput {
   createdAt?: string;
   updatedAt?: string;
   supersededBy?: string;
+  supersessionRecord?: SupersessionRecord;
+  conflictRecord?: ConflictRecord;
 }
 
 /** Filters shared by list, count, export and recall. Every filter is applied before limits. */

@@ -32,6 +32,9 @@ export interface InMemoryDriverOptions {
 
 function copy(row: StoredRow, withEmbedding = false): MemoryEntry {
   const entry = { ...row.entry };
+  // The records are objects: a caller changing what it read must not change what is stored.
+  if (entry.conflictRecord) entry.conflictRecord = structuredClone(entry.conflictRecord);
+  if (entry.supersessionRecord) entry.supersessionRecord = { ...entry.supersessionRecord };
   if (withEmbedding && row.vector) entry.embedding = [...row.vector];
   return entry;
 }
@@ -130,9 +133,13 @@ export class InMemoryDriver implements MemoryDriver {
       this.store.fingerprint ??= batch.vectorFingerprint;
     for (const supersession of batch.supersessions) {
       const row = rows.get(InMemoryStore.id(supersession.namespace, supersession.key));
-      const { supersededBy } = supersession;
-      if (row && supersededBy === null) delete row.entry.supersededBy;
-      else if (row && supersededBy !== null) row.entry.supersededBy = supersededBy;
+      const { supersededBy, record } = supersession;
+      if (row) {
+        if (supersededBy === null) delete row.entry.supersededBy;
+        else row.entry.supersededBy = supersededBy;
+        if (supersededBy !== null && record) row.entry.supersessionRecord = record;
+        else delete row.entry.supersessionRecord;
+      }
       result.superseded.push(row !== undefined);
     }
     for (const { namespace, key } of batch.deletes)

@@ -111,6 +111,20 @@ export function finalizeResults(
     if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
     if (options.earlyReturn) explain.earlyReturn = true;
     if (options.degraded !== undefined) explain.degraded = options.degraded;
+    const superseded = supersededExplain(candidate.entry);
+    if (superseded) explain.superseded = superseded;
     return { ...candidate.entry, score, explain };
   });
+}
+
+/** By which key and why a superseded result was superseded (its `supersessionRecord`). */
+function supersededExplain(entry: MemoryEntry): RecallExplain["superseded"] {
+  if (entry.supersededBy === undefined) return undefined;
+  const superseded: NonNullable<RecallExplain["superseded"]> = { by: entry.supersededBy };
+  const record = entry.supersessionRecord;
+  if (record?.by !== entry.supersededBy) return superseded;
+  superseded.decidedBy = record.decidedBy;
+  if (record.rule !== undefined) superseded.rule = record.rule;
+  if (record.reason !== undefined) superseded.reason = record.reason;
+  return superseded;
 }

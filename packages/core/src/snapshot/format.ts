@@ -1,4 +1,4 @@
-import type { MemoryEntry } from "@memory/api";
+import type { ConflictRecord, MemoryEntry, SupersessionRecord } from "@memory/api";
 
 /**
  * The Markdown snapshot format (version 1), shared by `memory export --format snapshot`,
@@ -43,6 +43,10 @@ export interface SnapshotMetadata {
   /** Only written when not `core`. */
   category?: string;
   supersededBy?: string;
+  /** Why it is superseded (docs/history.md). */
+  supersessionRecord?: SupersessionRecord;
+  /** What conflict detection decided when it was stored. */
+  conflictRecord?: ConflictRecord;
 }
 
 export interface SnapshotHeaderOptions {
@@ -119,6 +123,9 @@ export function snapshotMetadata(entry: MemoryEntry): SnapshotMetadata {
   if (entry.category !== "core") metadata.category = entry.category;
   if (entry.supersededBy !== undefined && entry.supersededBy !== null)
     metadata.supersededBy = entry.supersededBy;
+  if (entry.supersessionRecord !== undefined)
+    metadata.supersessionRecord = entry.supersessionRecord;
+  if (entry.conflictRecord !== undefined) metadata.conflictRecord = entry.conflictRecord;
   return metadata;
 }
 

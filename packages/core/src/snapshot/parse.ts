@@ -75,7 +75,7 @@ export function readEscaped(line: string, start: number, terminator?: string): S
   return terminator === undefined ? { value, end: line.length } : { value, end: -1 };
 }
 
-const METADATA_FIELDS: Record<keyof SnapshotMetadata, "string" | "number"> = {
+const METADATA_FIELDS: Record<keyof SnapshotMetadata, MetadataType> = {
   id: "string",
   createdAt: "string",
   updatedAt: "string",
@@ -83,7 +83,12 @@ const METADATA_FIELDS: Record<keyof SnapshotMetadata, "string" | "number"> = {
   sessionId: "string",
   category: "string",
   supersededBy: "string",
+  supersessionRecord: "object",
+  conflictRecord: "object",
 };
+
+/** The JSON type of a metadata field (objects: the decision records, checked by the import). */
+export type MetadataType = "string" | "number" | "object";
 
 /**
  * Reads the JSON of a metadata comment against a field table (name -> JSON type): fields not in
@@ -92,7 +97,7 @@ const METADATA_FIELDS: Record<keyof SnapshotMetadata, "string" | "number"> = {
  */
 export function parseMetadataComment<T>(
   payload: string,
-  fields: Record<string, "string" | "number">,
+  fields: Record<string, MetadataType>,
 ): T | string {
   let value: unknown;
   try {
@@ -137,6 +142,9 @@ function parseEntry(line: string): ImportEntry | string {
   if (metadata.sessionId !== undefined) entry.sessionId = metadata.sessionId;
   entry.category = metadata.category ?? "core";
   if (metadata.supersededBy !== undefined) entry.supersededBy = metadata.supersededBy;
+  if (metadata.supersessionRecord !== undefined)
+    entry.supersessionRecord = metadata.supersessionRecord;
+  if (metadata.conflictRecord !== undefined) entry.conflictRecord = metadata.conflictRecord;
   return entry;
 }
 

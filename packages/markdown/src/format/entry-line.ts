@@ -1,8 +1,9 @@
-import type { MemoryEntry } from "@memory/api";
+import type { ConflictRecord, MemoryEntry, SupersessionRecord } from "@memory/api";
 import {
   encodeSnapshotMetadata,
   escapeSnapshotContent,
   escapeSnapshotKey,
+  type MetadataType,
   parseMetadataComment,
   readSnapshotEscaped,
 } from "@memory/core";
@@ -34,6 +35,9 @@ export interface EntryMetadata {
   importance?: number;
   sessionId?: string;
   supersededBy?: string;
+  /** Why it is superseded; what its store decided (docs/history.md of the repository). */
+  supersessionRecord?: SupersessionRecord;
+  conflictRecord?: ConflictRecord;
 }
 
 /** The metadata an entry line keeps for an entry (its id, times, importance, session, supersession). */
@@ -46,6 +50,9 @@ export function entryMetadata(entry: MemoryEntry): EntryMetadata {
   if (entry.importance !== undefined) metadata.importance = entry.importance;
   if (entry.sessionId !== undefined) metadata.sessionId = entry.sessionId;
   if (entry.supersededBy !== undefined) metadata.supersededBy = entry.supersededBy;
+  if (entry.supersessionRecord !== undefined)
+    metadata.supersessionRecord = entry.supersessionRecord;
+  if (entry.conflictRecord !== undefined) metadata.conflictRecord = entry.conflictRecord;
   return metadata;
 }
 
@@ -59,13 +66,15 @@ export interface EntryLine {
   metadata?: EntryMetadata;
 }
 
-const METADATA_FIELDS: Record<keyof EntryMetadata, "string" | "number"> = {
+const METADATA_FIELDS: Record<keyof EntryMetadata, MetadataType> = {
   id: "string",
   createdAt: "string",
   updatedAt: "string",
   importance: "number",
   sessionId: "string",
   supersededBy: "string",
+  supersessionRecord: "object",
+  conflictRecord: "object",
 };
 
 /** The metadata in a fixed field order (so rewriting an unchanged entry changes no byte). */

@@ -27,6 +27,8 @@ function rowHash(entry: MemoryEntry): string {
       entry.sessionId ?? null,
       entry.importance ?? null,
       entry.supersededBy ?? null,
+      entry.supersessionRecord ?? null,
+      entry.conflictRecord ?? null,
     ]),
   );
 }

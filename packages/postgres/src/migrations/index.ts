@@ -4,6 +4,7 @@ import { searchTerms } from "./002-search-terms.js";
 import { lifecycle } from "./003-lifecycle.js";
 import { sessionOrder } from "./004-session-order.js";
 import { changeToken } from "./005-change-token.js";
+import { decisionRecords } from "./006-decision-records.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   lifecycle,
   sessionOrder,
   changeToken,
+  decisionRecords,
 ];
 
 /** The newest schema version this package knows. */

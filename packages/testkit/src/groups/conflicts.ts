@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
 import { keys, useInstances } from "../fixture.js";
 import { createTestEmbedder } from "../test-embedder.js";
+import { conflictRecordTests } from "./conflict-records.js";
 
 const ON: Partial<RetrievalSettings> = {};
 
@@ -243,5 +244,7 @@ export function conflictsGroup(options: ConformanceOptions): void {
       const car = await memory.store({ key: "car", content: "The user's car is red" });
       expect(car.conflict).toMatchObject({ mode: "rules", superseded: [] });
     });
+
+    conflictRecordTests(open);
   });
 }

@@ -1,4 +1,5 @@
-import type { ConflictDecision, FactReading } from "@memory/api";
+import type { ConflictDecision, FactReading, MemoryEntry, SupersessionRecord } from "@memory/api";
+import { shellQuote } from "../mcp/client-config.js";
 
 /** "@user · lives_in (single) = Munich [change]": how the rules read a fact. */
 export function describeReading(reading: FactReading | undefined): string {
@@ -46,4 +47,34 @@ export function describeConflict(decision: ConflictDecision | undefined): string
     lines.push(`chat confirmation failed, the rules decided: ${decision.confirmation.failure}`);
   }
   return lines;
+}
+
+/**
+ * The line `memory store` prints when a same-key store kept the previous content: where it is
+ * and the command that shows it (nothing when nothing was kept).
+ */
+export function describeKeptVersion(entry: MemoryEntry): string[] {
+  if (entry.keptVersion === undefined) return [];
+  const namespace =
+    entry.namespace === "default" ? "" : ` --namespace ${shellQuote(entry.namespace)}`;
+  return [
+    `kept the previous version as ${entry.keptVersion}; see it with: memory history ${shellQuote(entry.key)}${namespace}`,
+  ];
+}
+
+/**
+ * "superseded by diet-2 on <time> (negated: ...)": why an entry is superseded, from its
+ * `supersessionRecord` (`memory get`) or its recall `explain.superseded` (`memory recall --explain`).
+ */
+export function describeSupersession(
+  supersededBy: string,
+  why: Partial<Pick<SupersessionRecord, "at" | "decidedBy" | "rule" | "reason">> & {
+    by: string;
+  } = { by: supersededBy },
+): string {
+  if (why.by !== supersededBy) return `superseded by ${supersededBy}`;
+  const rule = why.rule ?? why.decidedBy;
+  const reason = why.reason === undefined ? "" : `: ${why.reason}`;
+  const when = why.at === undefined ? "" : ` on ${why.at}`;
+  return `superseded by ${supersededBy}${when}${rule === undefined ? "" : ` (${rule}${reason})`}`;
 }

@@ -1,5 +1,6 @@
 import type { MemoryEntry } from "@memory/api";
 import type { Style } from "../../output/style.js";
+import { describeSupersession } from "./describe-conflict.js";
 
 /** `key [category, namespace ns, session s, importance 0.8]` for human output. */
 export function entryHeadline(entry: MemoryEntry, style: Style): string {
@@ -13,9 +14,14 @@ export function entryHeadline(entry: MemoryEntry, style: Style): string {
 
 /** The full human view of one entry (`memory get`). */
 export function entryDetails(entry: MemoryEntry, style: Style): string[] {
+  const why =
+    entry.supersededBy === undefined
+      ? []
+      : [style.dim(describeSupersession(entry.supersededBy, entry.supersessionRecord))];
   return [
     entryHeadline(entry, style),
     style.dim(`id ${entry.id} · created ${entry.createdAt} · updated ${entry.updatedAt}`),
+    ...why,
     "",
     entry.content,
   ];

@@ -1,4 +1,4 @@
-import { namespaceInput, storeInput } from "@memory/tools";
+import { namespaceInput, storedText, storeInput } from "@memory/tools";
 import { z } from "zod";
 import { storeEntry } from "../../operations/entries.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
@@ -12,13 +12,7 @@ export const memoryStore = defineTool({
   async run(input, scope) {
     // Without a key, the one `memory store` derives: the same text stays one memory.
     const entry = await storeEntry(input, scope);
-    const superseded = entry.conflict?.superseded ?? [];
-    const replaced =
-      superseded.length === 0 ? "" : ` It replaces the older memory ${superseded.join(", ")}.`;
     // The content is the caller's own: the result does not send it back.
-    return toolResult(
-      `Stored "${entry.key}" (${entry.category}) in namespace "${entry.namespace}".${replaced}`,
-      { entry: metadataOf(entry, 0) },
-    );
+    return toolResult(storedText(entry), { entry: metadataOf(entry, 0) });
   },
 });
