@@ -86,6 +86,12 @@ export {
 export { decideConflict, type RuleDecision } from "./conflicts/facts/decide-conflict.js";
 export { factReading } from "./conflicts/facts/fact-reading.js";
 export { type Fact, readFact } from "./conflicts/facts/read-fact.js";
+export {
+  type SubjectPhrase,
+  sameSubject,
+  subjectText,
+} from "./conflicts/facts/read-subject.js";
+export { SubjectAliases } from "./conflicts/facts/subject-aliases.js";
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
 export { planDeletion } from "./delete-plan.js";

@@ -1,4 +1,5 @@
 import type { Memory, MemoryEntry, MemorySettings } from "@memory/api";
+import { answeringEntries } from "./context-answers.js";
 import {
   echoesMessage,
   matchesItself,
@@ -8,6 +9,7 @@ import {
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
 import { discoveryQuery } from "./context-query.js";
+import { readQuestion } from "./question-reading.js";
 
 /** Options of {@link buildMemoryContext}. */
 export interface MemoryContextOptions {
@@ -129,7 +131,7 @@ export async function buildMemoryContext(
   const settings = contextSettings(options, userMessage.trim());
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
-  const recalled = await recallForMessage(memory, options, settings);
+  const { recalled, answers, othersAnswers } = await recallForMessage(memory, options, settings);
   const core = coreLimit <= 0 ? [] : await memory.topCore(coreLimit * 3, keyOptions);
 
   const seen = new Set<string>();
@@ -148,10 +150,18 @@ export async function buildMemoryContext(
     return true;
   };
   let recalledCount = 0;
+  // Stored facts that answer the question (its subject and attribute) come first, whatever
+  // their relevance to its words; with an answer, the same attribute of someone else stays out.
+  for (const entry of answers) {
+    if (recalledCount >= limit) break;
+    if (turnExclusion(entry, settings) !== undefined) continue;
+    if (add(entry)) recalledCount++;
+  }
   for (const entry of recalled) {
     if (recalledCount >= limit) break;
     if (relevanceOf(entry) < settings.minScore || !matchesItself(entry)) continue;
     if (turnExclusion(entry, settings) !== undefined) continue;
+    if (answers.length > 0 && othersAnswers.has(entry.key)) continue;
     if (add(entry)) recalledCount++;
   }
   let coreCount = 0;
@@ -190,10 +200,12 @@ async function recallForMessage(
   memory: Memory,
   options: MemoryContextOptions,
   settings: ContextSettings,
-): Promise<MemoryEntry[]> {
+): Promise<{ recalled: MemoryEntry[]; answers: MemoryEntry[]; othersAnswers: Set<string> }> {
   const { query, limit } = settings;
   // An empty message would recall "the most recent entries", which is noise, not context.
-  if (query === "" || limit <= 0 || !settings.recall) return [];
+  if (query === "" || limit <= 0 || !settings.recall) {
+    return { recalled: [], answers: [], othersAnswers: new Set() };
+  }
   const recallOptions = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     limit: limit * 4,
@@ -213,9 +225,17 @@ async function recallForMessage(
           now: (options.now ?? (() => new Date()))(),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
-  const own = await memory.recall(query, recallOptions);
-  if (discovery === query) return own;
+  const reading = readQuestion(query);
+  const [own, found, answered] = await Promise.all([
+    memory.recall(query, recallOptions),
+    discovery === query ? Promise.resolve([]) : memory.recall(discovery, recallOptions),
+    reading === undefined
+      ? Promise.resolve({ answers: [], othersAnswers: new Set<string>() })
+      : answeringEntries(memory, query, reading, recallOptions),
+  ]);
   const ownKeys = new Set(own.map((entry) => entry.key));
-  const found = await memory.recall(discovery, recallOptions);
-  return [...own, ...found.filter((entry) => !ownKeys.has(entry.key))];
+  return {
+    recalled: [...own, ...found.filter((entry) => !ownKeys.has(entry.key))],
+    ...answered,
+  };
 }

@@ -1,0 +1,69 @@
+import type { Memory } from "@memory/api";
+import { createTestEmbedder } from "@memory/testkit";
+import { describe, expect, it } from "vitest";
+import { autosaveTurn, buildMemoryContext, discoveryQuery } from "../src/index.js";
+import { realBackends } from "./real-backends.js";
+
+/** The README's loop: the context before the message, the turn autosaved after the reply. */
+async function turn(memory: Memory, userMessage: string, assistantReply: string, sessionId: string) {
+  const context = await buildMemoryContext(memory, userMessage, { sessionId });
+  await autosaveTurn(memory, { userMessage, assistantReply, sessionId });
+  return context;
+}
+
+const contents = (context: { entries: { content: string }[] }) =>
+  context.entries.map((entry) => entry.content).join("\n");
+
+describe.each(realBackends())("the agent loop on %s", (_name, open) => {
+  it("keeps the user's facts current across sessions and never shows filler replies", async () => {
+    const memory = open({ embedder: createTestEmbedder() });
+    await turn(memory, "I live in Berlin with my wife Anna.", "Sure, noted!", "s1");
+    await turn(memory, "My sister Maya lives in Hamburg.", "Got it.", "s1");
+    await turn(memory, "I work at Acme as a backend engineer.", "Great, thanks!", "s1");
+    await turn(memory, "We moved to Munich last month.", "Sure, noted!", "s2");
+
+    // a new conversation gets the same memory: the session id identifies, it does not filter
+    const context = await buildMemoryContext(memory, "Where do I live now?", { sessionId: "s3" });
+    const text = contents(context);
+    expect(text).toContain("Munich");
+    expect(text).not.toContain("I live in Berlin");
+    expect(text).not.toMatch(/Sure, noted|Got it|Great, thanks/);
+
+    const work = await buildMemoryContext(memory, "Where does the user work?", { sessionId: "s3" });
+    expect(contents(work)).toContain("Acme");
+    expect(contents(work)).not.toMatch(/Sure, noted|Got it|Great, thanks/);
+  });
+
+  it("promotes a changed fact without trigger words and reports what it superseded", async () => {
+    const memory = open();
+    const first = await autosaveTurn(memory, { userMessage: "I drink coffee every morning." });
+    expect(first.promoted.map((entry) => entry.category)).toEqual(["core"]);
+    const second = await autosaveTurn(memory, { userMessage: "I quit coffee last week." });
+    expect(second.superseded).toEqual([first.promoted[0]!.key]);
+    const questions = await autosaveTurn(memory, { userMessage: "What should I drink instead?" });
+    expect(questions.promoted).toEqual([]);
+  });
+
+  it("reads a follow-up with the session's previous message, and fails open", async () => {
+    const memory = open();
+    await autosaveTurn(
+      memory,
+      { userMessage: "Maya works as a paediatric nurse in Hamburg.", sessionId: "facts" },
+      { promote: false },
+    );
+    await autosaveTurn(memory, { userMessage: "What does Maya do for a living?", sessionId: "chat" });
+    const query = await discoveryQuery(memory, "and where does she work?", {
+      sessionId: "chat",
+      now: new Date(),
+    });
+    expect(query.split("\n")).toEqual(["and where does she work?", "What does Maya do for a living?"]);
+    const broken = { list: () => Promise.reject(new Error("disk gone")) };
+    await expect(
+      discoveryQuery(broken, "and where does she work?", { sessionId: "chat", now: new Date() }),
+    ).resolves.toBe("and where does she work?");
+    const context = await buildMemoryContext(memory, "and where does she work?", {
+      sessionId: "chat",
+    });
+    expect(contents(context)).toContain("Hamburg");
+  });
+});
