@@ -20,10 +20,10 @@ function oneLine(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 
-/** `- [category] key (YYYY-MM-DD): content`, the date of the entry's last update. */
+/** `- [category YYYY-MM-DD] key: content`, with the date of the entry's last update. */
 function formatLine(entry: MemoryEntry, maxEntryChars: number): string {
   const date = entry.updatedAt.slice(0, 10);
-  return `- [${entry.category}] ${entry.key} (${date}): ${oneLine(entry.content, maxEntryChars)}`;
+  return `- [${entry.category} ${date}] ${entry.key}: ${oneLine(entry.content, maxEntryChars)}`;
 }
 
 /**

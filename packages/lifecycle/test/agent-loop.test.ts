@@ -5,7 +5,12 @@ import { autosaveTurn, buildMemoryContext, discoveryQuery } from "../src/index.j
 import { realBackends } from "./real-backends.js";
 
 /** The README's loop: the context before the message, the turn autosaved after the reply. */
-async function turn(memory: Memory, userMessage: string, assistantReply: string, sessionId: string) {
+async function turn(
+  memory: Memory,
+  userMessage: string,
+  assistantReply: string,
+  sessionId: string,
+) {
   const context = await buildMemoryContext(memory, userMessage, { sessionId });
   await autosaveTurn(memory, { userMessage, assistantReply, sessionId });
   return context;
@@ -51,12 +56,18 @@ describe.each(realBackends())("the agent loop on %s", (_name, open) => {
       { userMessage: "Maya works as a paediatric nurse in Hamburg.", sessionId: "facts" },
       { promote: false },
     );
-    await autosaveTurn(memory, { userMessage: "What does Maya do for a living?", sessionId: "chat" });
+    await autosaveTurn(memory, {
+      userMessage: "What does Maya do for a living?",
+      sessionId: "chat",
+    });
     const query = await discoveryQuery(memory, "and where does she work?", {
       sessionId: "chat",
       now: new Date(),
     });
-    expect(query.split("\n")).toEqual(["and where does she work?", "What does Maya do for a living?"]);
+    expect(query.split("\n")).toEqual([
+      "and where does she work?",
+      "What does Maya do for a living?",
+    ]);
     const broken = { list: () => Promise.reject(new Error("disk gone")) };
     await expect(
       discoveryQuery(broken, "and where does she work?", { sessionId: "chat", now: new Date() }),

@@ -22,7 +22,7 @@ describe("buildMemoryContext", () => {
     expect(lines[0]).toBe(MEMORY_CONTEXT_HEADER);
     // each line carries its source and the date of its last update
     expect(lines[1]).toMatch(
-      /^- \[core\] editor \(\d{4}-\d{2}-\d{2}\): The user edits code in Neovim$/,
+      /^- \[core \d{4}-\d{2}-\d{2}\] editor: The user edits code in Neovim$/,
     );
     expect(context.entries.map((entry) => entry.key)).toContain("editor");
   });
@@ -36,7 +36,7 @@ describe("buildMemoryContext", () => {
     });
     const context = await buildMemoryContext(memory, "Neovim code editor");
     expect(context.entries.map((entry) => entry.key)).toEqual(["editor"]);
-    expect(context.text.match(/\] editor \(/g)).toHaveLength(1);
+    expect(context.text.match(/editor:/g)).toHaveLength(1);
   });
 
   it("groups core facts before notes and respects coreLimit", async () => {
@@ -78,7 +78,7 @@ describe("buildMemoryContext", () => {
     });
     const context = await buildMemoryContext(memory, "", { maxEntryChars: 50 });
     const line = context.text.split("\n")[1]!;
-    expect(line).toMatch(/^- \[core\] long \(\d{4}-\d{2}-\d{2}\): line one line two/);
+    expect(line).toMatch(/^- \[core \d{4}-\d{2}-\d{2}\] long: line one line two/);
     expect(line.endsWith("…")).toBe(true);
     expect(context.text.split("\n")).toHaveLength(2);
   });
