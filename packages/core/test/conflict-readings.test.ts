@@ -183,3 +183,14 @@ describe("readFact: several clauses", () => {
     });
   });
 });
+
+describe("readFact: discourse labels and kinds of things", () => {
+  it("skips a discourse label and ends a kind through its general word", () => {
+    expect(reading("Big news: we moved to Leeds last weekend.")).toMatchObject({
+      subject: "@user",
+      attribute: "lives_in",
+    });
+    expect(decide("I drink two lattes a day.", "I quit coffee in March.").supersede).toBe(true);
+    expect(decide("I drink two lattes a day.", "I quit sugar in March.").supersede).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 import { attributeCues, cuedBy } from "./facts/attribute-cues.js";
 import { ATTRIBUTES, attributeQueryWords } from "./facts/attribute-table.js";
 import type { Fact } from "./facts/read-fact.js";
+import { kindsOf } from "./facts/value-kinds.js";
 
 /** Words the candidate query adds at most (the analyzer keeps 32 query terms). */
 const EXTRA_WORDS = 12;
@@ -28,7 +29,10 @@ export function conflictQuery(content: string, fact: Fact): string {
     else if (/^(role|favorite|of|label):/u.test(id))
       extra.push(...id.replace(/^\w+:/u, "").replace(/[[\]]/gu, " ").split(" ").filter(Boolean));
   }
-  // "quit teaching" looks for "teacher" too
-  for (const ended of fact.ends) if (ended.length === 1) extra.push(`${ended[0]}er`);
+  // "quit teaching" looks for "teacher" too, "quit coffee" for "flat white", "latte"...
+  for (const ended of fact.ends) {
+    if (ended.length !== 1) continue;
+    extra.push(`${ended[0]}er`, ...kindsOf(ended[0]!).flatMap((kind) => kind.split(" ")));
+  }
   return [...new Set(extra)].slice(0, EXTRA_WORDS).concat(content).join(" ");
 }

@@ -3,6 +3,7 @@ import { attributeOfNoun } from "./attribute-table.js";
 import { normalizeWord } from "./fact-words.js";
 import type { Fact } from "./read-fact.js";
 import { sameSubject, subjectText } from "./read-subject.js";
+import { hypernymsOf } from "./value-kinds.js";
 
 /** What the rules decided for one older fact against a newer one. */
 export interface RuleDecision {
@@ -64,9 +65,10 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
   const oldValue = older.valueText || older.value.join(" ");
   // A value the new fact ends, as the old value or anywhere in the old predicate ("no longer
   // use Neovim" ends "edits code in Neovim").
+  const olderWords = [...older.predicate, ...hypernymsOf(older.value)];
   const endsOld = (ended: readonly string[]) =>
     compareValues(ended, older.value) === "same" ||
-    (ended.length > 0 && ended.every((word) => older.predicate.some((old) => sameRoot(old, word))));
+    (ended.length > 0 && ended.every((word) => olderWords.some((old) => sameRoot(old, word))));
   // "no more commuting", "sold the car", "quit the gym": the thing ended is the attribute itself
   const endsAttribute = (ended: readonly string[]) =>
     older.attribute !== undefined &&

@@ -118,6 +118,20 @@ export const SKIPPED_LABELS = new Set([
   "memory",
   "important",
   "ps",
+  "news",
+  "big",
+  "quick",
+  "small",
+  "good",
+  "great",
+  "bad",
+  "sad",
+  "heads",
+  "up",
+  "btw",
+  "also",
+  "so",
+  "anyway",
 ]);
 
 /** Words that start a time phrase, never a value. */

@@ -57,8 +57,11 @@ export function readFact(text: string): Fact {
     (word, index) =>
       index >= start && index < start + 6 && (word.after === "," || word.after === ":"),
   );
-  if (comma === start && SKIPPED_LABELS.has(words[start]!.lower)) {
-    start++;
+  // "Update:", "Big news:", "Heads up,": a discourse label, not an attribute
+  const discourse =
+    comma >= start && words.slice(start, comma + 1).every((word) => SKIPPED_LABELS.has(word.lower));
+  if (discourse) {
+    start = comma + 1;
   } else if (comma >= 0 && words[comma]!.after === ":" && isLabel(words.slice(start, comma + 1))) {
     return readLabel(words, comma, fact);
   }

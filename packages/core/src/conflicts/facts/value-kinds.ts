@@ -104,6 +104,59 @@ function kindOfValue(value: readonly string[]): string | undefined {
  */
 const GRADED = new Set(["grade", "floor", "shift", "belt", "level", "size"].map(normalizeWord));
 
+/**
+ * What a value is a kind of, for what a fact says is over: "I quit coffee" ends "I drink three
+ * flat whites a day", "I stopped drinking alcohol" ends "I have a glass of wine with dinner".
+ */
+const HYPERNYMS: Readonly<Record<string, readonly string[]>> = {
+  coffee: [
+    "flat white",
+    "latte",
+    "cappuccino",
+    "espresso",
+    "americano",
+    "macchiato",
+    "mocha",
+    "cortado",
+    "filter coffee",
+  ],
+  alcohol: [
+    "wine",
+    "beer",
+    "whisky",
+    "whiskey",
+    "gin",
+    "vodka",
+    "rum",
+    "cocktail",
+    "cocktails",
+    "prosecco",
+    "champagne",
+  ],
+  meat: ["steak", "chicken", "beef", "pork", "bacon", "ham", "lamb", "sausage", "sausages"],
+  smoking: ["cigarette", "cigarettes", "cigar", "cigars", "vape", "vaping"],
+  sugar: ["soda", "cola", "sweets", "candy", "chocolate"],
+};
+
+const hypernymEntries = Object.entries(HYPERNYMS).map(([general, kinds]) => ({
+  general: normalizeWord(general),
+  kinds: kinds.map(normalizePhrase),
+}));
+
+/** The general words a value falls under ("flat white" -> ["coffe"]). */
+export function hypernymsOf(value: readonly string[]): string[] {
+  return hypernymEntries
+    .filter(({ kinds }) =>
+      kinds.some((kind) => value.some((_, at) => kind.every((word, k) => value[at + k] === word))),
+    )
+    .map(({ general }) => general);
+}
+
+/** The kinds of a general word, as typed ("coffe" -> "flat white", "latte", ...). */
+export function kindsOf(general: string): readonly string[] {
+  return Object.entries(HYPERNYMS).find(([word]) => normalizeWord(word) === general)?.[1] ?? [];
+}
+
 /** A generic reading made specific by its value's kind; other readings unchanged. */
 export function typedByValue(fact: Fact): Fact {
   const attribute = fact.attribute;
