@@ -1,34 +1,55 @@
-import type { Memory, MemoryEntry, RecallOptions } from "@memory/api";
-import { conflictQuery, type Fact, readFact, SubjectAliases, sameSubject } from "@memory/core";
+import type { Memory, MemoryEntry } from "@memory/api";
+import { type Fact, readFact, SubjectAliases, sameSubject } from "@memory/core";
+
+/** Core facts read per context at most (the newest); a user's standing facts fit well within. */
+export const ANSWER_FACTS = 1000;
+
+/** Readings of core entries by memory and key, valid while the entry's `updatedAt` is unchanged. */
+const readings = new WeakMap<object, Map<string, { updatedAt: string; fact: Fact }>>();
+
+function readingOf(memory: object, entry: MemoryEntry): Fact {
+  let cache = readings.get(memory);
+  if (cache === undefined) {
+    cache = new Map();
+    readings.set(memory, cache);
+  }
+  const cached = cache.get(entry.key);
+  if (cached !== undefined && cached.updatedAt === entry.updatedAt) return cached.fact;
+  const fact = readFact(entry.content);
+  cache.set(entry.key, { updatedAt: entry.updatedAt, fact });
+  return fact;
+}
 
 /**
- * The stored facts that answer a question read as a fact (`readQuestion`): one recall with the
- * attribute's surface forms (the query conflict detection uses, so "Where do I live?" reaches
- * "We moved to Munich last month"), then only the entries whose reading has the question's
- * subject and attribute. Their relevance to the question's words does not matter: they answer
- * it. Also returns the entries about the same attribute of someone else ("My sister lives in
- * Hamburg" for "Where do I live?"), which the context leaves out when it has an answer.
+ * The standing facts that answer a question read as a fact (`readQuestion`): the current
+ * (not superseded) core entries whose reading has the question's subject and attribute, names
+ * resolved through the facts themselves ("Maya" is "my sister"). Read from the core entries,
+ * not from a ranked recall: "Where do I live?" shares no word with "We moved to Munich", and an
+ * answer must not depend on how many other entries share more words. Also returns the keys of
+ * the same attribute of someone else ("My sister lives in Hamburg" for "Where do I live?"),
+ * which the context leaves out when it has an answer.
  */
 export async function answeringEntries(
-  memory: Pick<Memory, "recall">,
-  question: string,
+  memory: Pick<Memory, "list">,
   reading: Fact,
-  options: RecallOptions,
-): Promise<{ answers: MemoryEntry[]; othersAnswers: Set<string> }> {
-  const found = await memory.recall(conflictQuery(question, reading), {
-    ...options,
-    includeSuperseded: false,
-  });
-  const facts = found.map((entry) => ({ entry, fact: readFact(entry.content) }));
+  scope: { namespace?: string },
+): Promise<{ answers: MemoryEntry[]; othersAnswers: (entry: MemoryEntry) => boolean }> {
+  const core = await memory.list({ ...scope, categories: ["core"], limit: ANSWER_FACTS });
+  const facts = core.map((entry) => ({ entry, fact: readingOf(memory, entry) }));
+  const sameAttribute = facts.filter(({ fact }) => fact.attribute === reading.attribute);
   const aliases = new SubjectAliases([...facts.map(({ fact }) => fact), reading]);
   const subject = aliases.resolve(reading.subject);
   const answers: MemoryEntry[] = [];
-  const othersAnswers = new Set<string>();
-  for (const { entry, fact } of facts) {
-    if (fact.attribute !== reading.attribute || fact.subject === undefined || !subject) continue;
+  for (const { entry, fact } of sameAttribute) {
     const entrySubject = aliases.resolve(fact.subject);
-    if (entrySubject && sameSubject(entrySubject, subject)) answers.push(entry);
-    else othersAnswers.add(entry.key);
+    if (subject && entrySubject && sameSubject(entrySubject, subject)) answers.push(entry);
   }
+  // Any entry (a fact, a note, what the user said) stating the attribute of someone else.
+  const othersAnswers = (entry: MemoryEntry): boolean => {
+    const fact = readingOf(memory, entry);
+    if (fact.attribute !== reading.attribute) return false;
+    const entrySubject = aliases.resolve(fact.subject);
+    return !(subject && entrySubject && sameSubject(entrySubject, subject));
+  };
   return { answers, othersAnswers };
 }

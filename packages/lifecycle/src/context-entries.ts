@@ -1,6 +1,6 @@
 import type { MemoryEntry } from "@memory/api";
 import { jaccardSimilarity } from "@memory/core";
-import { isContentless, isQuestion } from "./turn-text.js";
+import { isContentless, isQuestion, REPLY_CONTENT_WORDS } from "./turn-text.js";
 
 /** Word-set Jaccard from which two texts count as the same memory (paraphrase-free repeats). */
 export const NEAR_DUPLICATE_JACCARD = 0.85;
@@ -48,7 +48,7 @@ export function turnExclusion(entry: MemoryEntry, policy: TurnPolicy): string | 
   if (entry.category === "conversation" && !policy.includeConversation) return "conversation turn";
   if (entry.category !== "conversation" && !reply) return undefined;
   const text = spokenLines(entry.content).join(" ");
-  if (isContentless(text)) return "says nothing";
+  if (isContentless(text, reply ? REPLY_CONTENT_WORDS : 1)) return "says nothing";
   if (!policy.includeQuestions && isQuestion(text)) return "a question";
   return undefined;
 }

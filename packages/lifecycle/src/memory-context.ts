@@ -54,8 +54,9 @@ export interface MemoryContextOptions {
    */
   includeConversation?: boolean;
   /**
-   * Include the assistant's replies saved by `autosaveTurn` (`daily_<timestamp>_...`); default
-   * false. Even then a reply that says nothing ("Sure, noted!") stays out.
+   * Include the assistant's replies saved by `autosaveTurn` (`daily_<timestamp>_...`) that carry
+   * content; default true. A reply that says nothing ("Sure, noted!", "I don't know yet.")
+   * never enters; `false` leaves every reply out.
    */
   includeReplies?: boolean;
   /** Include turns that are questions; default false (a question answers nothing). */
@@ -82,10 +83,10 @@ export interface MemoryContext {
 export const MEMORY_CONTEXT_DEFAULTS = {
   recall: true,
   limit: 5,
-  minScore: 0.4,
+  minScore: Number(process.env.CTX_MIN ?? 0.4),
   coreLimit: 3,
   includeConversation: true,
-  includeReplies: false,
+  includeReplies: true,
   includeQuestions: false,
   multiTurn: true,
   maxChars: 2000,
@@ -161,7 +162,7 @@ export async function buildMemoryContext(
     if (recalledCount >= limit) break;
     if (relevanceOf(entry) < settings.minScore || !matchesItself(entry)) continue;
     if (turnExclusion(entry, settings) !== undefined) continue;
-    if (answers.length > 0 && othersAnswers.has(entry.key)) continue;
+    if (answers.length > 0 && othersAnswers(entry)) continue;
     if (add(entry)) recalledCount++;
   }
   let coreCount = 0;
@@ -200,11 +201,15 @@ async function recallForMessage(
   memory: Memory,
   options: MemoryContextOptions,
   settings: ContextSettings,
-): Promise<{ recalled: MemoryEntry[]; answers: MemoryEntry[]; othersAnswers: Set<string> }> {
+): Promise<{
+  recalled: MemoryEntry[];
+  answers: MemoryEntry[];
+  othersAnswers: (entry: MemoryEntry) => boolean;
+}> {
   const { query, limit } = settings;
   // An empty message would recall "the most recent entries", which is noise, not context.
   if (query === "" || limit <= 0 || !settings.recall) {
-    return { recalled: [], answers: [], othersAnswers: new Set() };
+    return { recalled: [], answers: [], othersAnswers: () => false };
   }
   const recallOptions = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
@@ -230,8 +235,12 @@ async function recallForMessage(
     memory.recall(query, recallOptions),
     discovery === query ? Promise.resolve([]) : memory.recall(discovery, recallOptions),
     reading === undefined
-      ? Promise.resolve({ answers: [], othersAnswers: new Set<string>() })
-      : answeringEntries(memory, query, reading, recallOptions),
+      ? Promise.resolve({ answers: [], othersAnswers: () => false })
+      : answeringEntries(
+          memory,
+          reading,
+          options.namespace === undefined ? {} : { namespace: options.namespace },
+        ),
   ]);
   const ownKeys = new Set(own.map((entry) => entry.key));
   return {

@@ -18,7 +18,7 @@ export function readQuestion(question: string): Fact | undefined {
   return fact;
 }
 
-const AUXILIARY = "(?:do|does|did|is|are|was|were|has|have)";
+const AUXILIARY = "(?:do|does|did|is|are|am|was|were|has|have)";
 /** Verbs whose place is "at" ("where does she work" -> "she works at"). */
 const AT_VERBS = new Set(["work", "works", "shop", "shops", "bank", "banks", "train", "trains"]);
 
@@ -39,6 +39,9 @@ function asStatement(question: string): string | undefined {
     new RegExp(`^(?:what|which) (\\w+(?: \\w+)?) ${AUXILIARY} (.+) (\\w+)$`, "iu"),
   );
   if (match) return `${match[2]} ${match[3]} ${match[1]}`;
+  // "What do I drink in the morning?" -> "I drink in the morning"
+  match = text.match(/^(?:what|which) (?:do|does|did) (.+)$/iu);
+  if (match) return match[1];
   match = text.match(new RegExp(`^${AUXILIARY} (.+)$`, "iu"));
   if (match) return match[1];
   return undefined;

@@ -31,15 +31,25 @@ const FILLER = new Set(
     "absolutely certainly definitely of course understood glad help happy welcome anytime " +
     "any time problem worries np sorry really wow lol haha totally exactly indeed agreed " +
     "done makes sense interesting true what how why when where who which it's i'm that's " +
-    "i'll we'll you're i've keep mind remember note as well too also now again"
+    "i'll we'll you're i've keep mind remember note as well too also now again awesome amazing " +
+    "lovely perfect cheers sounds sound much more very going anything something all new like " +
+    "love hope congratulations congrats luck enjoy fun wonderful fantastic excellent brilliant " +
+    "terrific best wishes"
   ).split(" "),
 );
 
-/** Whether a text says nothing worth remembering (only filler words, or no words at all). */
-export function isContentless(text: string): boolean {
+/**
+ * Whether a text says nothing worth remembering: fewer than `minContentWords` words that are not
+ * filler (default 1: only filler, or no words at all). An assistant's reply is held to 3 ("Wow,
+ * that sounds amazing!" says nothing about anyone).
+ */
+export function isContentless(text: string, minContentWords = 1): boolean {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
-  return words.every((word) => FILLER.has(word.replace("’", "'")));
+  return words.filter((word) => !FILLER.has(word.replace("’", "'"))).length < minContentWords;
 }
+
+/** Content words an assistant's reply needs to reach the memory context. */
+export const REPLY_CONTENT_WORDS = 3;
 
 const ABBREVIATION = /\b(dr|mr|mrs|ms|st|jr|sr|prof|vs|etc|e\.g|i\.e|approx|no)\.$/iu;
 

@@ -4,7 +4,7 @@ import type { Fact } from "./facts/read-fact.js";
 import { kindsOf } from "./facts/value-kinds.js";
 
 /** Words the candidate query adds at most (the analyzer keeps 32 query terms). */
-const EXTRA_WORDS = 12;
+const EXTRA_WORDS = 16;
 
 /**
  * The text of the one engine query that finds a new fact's candidates: the subject's head and

@@ -662,8 +662,13 @@ export const isRelation = (norm: string): boolean => relationHeads.has(norm);
 /** The words a candidate query adds for an attribute: its phrases and nouns, as typed. */
 export function attributeQueryWords(attribute: AttributeDefinition): string[] {
   const words = new Set<string>();
-  // Nouns first: they are the rarer, surer words ("employer" before "works", "at").
+  // Nouns first: they are the rarer, surer words ("employer" before "works", "at"); then the
+  // verbs of a change ("moved", "relocated"), which an update is told with.
   for (const noun of attribute.nouns ?? []) for (const word of noun.split(" ")) words.add(word);
+  for (const entry of attribute.phrases ?? []) {
+    if (typeof entry === "string" || !entry.change) continue;
+    for (const word of entry.phrase.split(" ")) if (!QUERY_FILLER.has(word)) words.add(word);
+  }
   // "single" reaches "I'm single" from "I got married"
   for (const value of attribute.values ?? []) for (const word of value.split(" ")) words.add(word);
   for (const entry of attribute.phrases ?? []) {

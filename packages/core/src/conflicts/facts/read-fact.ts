@@ -40,8 +40,9 @@ export function readFact(text: string): Fact {
     negated: false,
     additive:
       marked.some((word) => ADDITIVE.has(word.lower)) || hasPhrase(markedNorms, ADDITIVE_PHRASES),
+    // (in the main clause: "My new manager is Daniel, he used to work at Siemens" ends nothing)
     ended:
-      /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(text) ||
+      /\b(no longer|not any ?more|any ?more|used to|gave up|no more)\b/iu.test(mainClause(text)) ||
       UNTIL_ENDED.test(text),
     change:
       marked.some((word) => CHANGE.has(word.lower)) ||
@@ -111,6 +112,15 @@ export function readFact(text: string): Fact {
     result.ends.push(result.value);
   }
   return result;
+}
+
+/**
+ * The text up to a clause about someone else: ", he used to ...", "; she ...". What that
+ * clause says (an ending, an addition) is not said of the fact.
+ */
+function mainClause(text: string): string {
+  const cut = text.search(/[,;]\s+(?:he|she|they|it|which|who)\b/iu);
+  return cut < 0 ? text : text.slice(0, cut);
 }
 
 // "swam for the county team until she quit in May": what held until then is over.
