@@ -83,7 +83,7 @@ export interface MemoryContext {
 export const MEMORY_CONTEXT_DEFAULTS = {
   recall: true,
   limit: 5,
-  minScore: Number(process.env.CTX_MIN ?? 0.4),
+  minScore: 0.4,
   coreLimit: 3,
   includeConversation: true,
   includeReplies: true,

@@ -32,9 +32,8 @@ const FILLER = new Set(
     "any time problem worries np sorry really wow lol haha totally exactly indeed agreed " +
     "done makes sense interesting true what how why when where who which it's i'm that's " +
     "i'll we'll you're i've keep mind remember note as well too also now again awesome amazing " +
-    "lovely perfect cheers sounds sound much more very going anything something all new like " +
-    "love hope congratulations congrats luck enjoy fun wonderful fantastic excellent brilliant " +
-    "terrific best wishes"
+    "lovely perfect cheers sounds sound much more very going anything something all " +
+    "congratulations congrats"
   ).split(" "),
 );
 
