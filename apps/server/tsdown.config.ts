@@ -9,8 +9,9 @@ const { version } = JSON.parse(
 
 export default defineConfig({
   // `index` is the library (startServer, createHttpApp, runMcpStdio); `main` is what `npm start`
-  // and `node dist/main.mjs --mcp` run.
-  entry: { index: "src/index.ts", main: "src/main.ts" },
+  // and `node dist/main.mjs --mcp` run; `context` is the memory context operation alone (the
+  // CLI's `memory context` loads it without hono or the MCP SDK).
+  entry: { index: "src/index.ts", main: "src/main.ts", context: "src/context.ts" },
   format: "esm",
   dts: true,
   platform: "node",

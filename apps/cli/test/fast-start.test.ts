@@ -66,4 +66,13 @@ describe("fast start: what each command imports", () => {
       expect(urls.filter((url) => url.includes(name))).toEqual([]);
     }
   });
+
+  it("memory context loads the server's context operation, not its HTTP or MCP stack", async () => {
+    const urls = await imported(["context", "hello"]);
+    expect(urls.some((url) => url.includes("/apps/server/dist/context.mjs"))).toBe(true);
+    // It recalls with the configured (local) model, as the server would: only the stack is spared.
+    for (const name of ["hono", "@modelcontextprotocol", "cli-progress", "/dist/serve-"]) {
+      expect(urls.filter((url) => url.includes(name))).toEqual([]);
+    }
+  });
 });

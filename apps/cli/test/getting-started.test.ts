@@ -64,6 +64,7 @@ describe("docs/getting-started.md", () => {
       "first.mjs",
       "meaning.mjs",
       "first.ts",
+      "agent-loop.mjs",
     ]);
   });
 

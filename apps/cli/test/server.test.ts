@@ -36,6 +36,23 @@ describe("memory serve and memory mcp (delegating to @memory/server)", () => {
     expect(code).toBe(0);
   });
 
+  it("names the web inspector in its start line, and the inspector answers there", async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, "serve", "--port", "0", "--workers", "1", "--allow-unauthenticated-loopback"],
+      { cwd: ws.dir, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const inspector = /web inspector: (http:\/\/127\.0\.0\.1:\d+\/ui)\b/.exec(line)?.[1];
+      expect(inspector, line).toBeDefined();
+      expect((await fetch(inspector!)).status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    await once(child, "exit");
+  });
+
   it("serves with --workers 2: both worker processes answer, and SIGTERM drains both", async () => {
     const child = spawn(
       process.execPath,

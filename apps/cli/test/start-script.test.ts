@@ -78,11 +78,16 @@ describe("npm start, link-cli and pnpm memory on a real store", () => {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on("data", (chunk: string) => {
           output += chunk;
-          if (output.includes("listening on")) resolve();
+          // The banner's last line: everything above it has been printed.
+          if (output.includes("Ctrl-C stops")) resolve();
         });
         child.once("exit", (code) => reject(new Error(`start.sh exited ${code}`)));
       });
       expect(output).toContain(`listening on http://127.0.0.1:${port}`);
+      // The banner names the web inspector, and it answers there.
+      const inspector = /inspector: +(http:\/\/\S+)/.exec(output)?.[1];
+      expect(inspector).toBe(`http://127.0.0.1:${port}/ui`);
+      expect((await fetch(inspector!)).status).toBe(200);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBe(200);
     } finally {

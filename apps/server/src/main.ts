@@ -115,6 +115,7 @@ async function describeServer(
     `  recall:       ${server.embedding ? `${server.embedding.mode}: ${server.embedding.detail}` : "?"}`,
     `  auth:         ${auth}`,
     `  jobs:         ${server.scheduler ? `${server.scheduler.jobNames.join(", ")} every ${config.memory.hygiene_interval_hours} h (status: GET ${server.url}/v1/jobs)` : "none (hygiene_enabled and snapshot_enabled are off)"}`,
+    `  inspector:    ${server.url}/ui   (the web inspector: browse, search, explain and fix memories)`,
     `  HTTP API:     ${server.url}/v1   (OpenAPI: ${server.url}/openapi.json, health: ${server.url}/healthz)`,
     `  MCP (HTTP):   ${server.url}/mcp   (stateless: any worker answers any request)`,
     `  MCP (stdio):  ${stdioCommand}`,

@@ -32,7 +32,7 @@ const serve: CommandHandler<ServeOptions> = async (context, _args, options) => {
     context.output.result(
       { url: handle.url, host: handle.host, port: handle.port, workers: handle.workers },
       () =>
-        `memory server listening on ${handle.url} with ${handle.workers} worker${handle.workers === 1 ? "" : "s"} (Ctrl-C to stop)`,
+        `memory server listening on ${handle.url} with ${handle.workers} worker${handle.workers === 1 ? "" : "s"}; web inspector: ${handle.url}/ui (Ctrl-C to stop)`,
     );
   }
   const code = await handle.closed;

@@ -2,6 +2,7 @@ import { backfillCommand } from "./backfill.js";
 import type { CommandRegistration } from "./command-registration.js";
 import { configCommand } from "./config.js";
 import { consolidateCommand } from "./consolidate.js";
+import { contextCommand } from "./context.js";
 import { countCommand } from "./count.js";
 import { curateCommand } from "./curate.js";
 import { doctorCommand } from "./doctor.js";
@@ -36,6 +37,7 @@ export const COMMANDS: readonly CommandRegistration[] = [
   configCommand,
   storeCommand,
   recallCommand,
+  contextCommand,
   getCommand,
   listCommand,
   forgetCommand,

@@ -10,7 +10,9 @@ export const memoryContext = defineTool({
   ...mcpToolSpec("memory_context"),
   // POST /v1/context's body: the shared fields described once, the tuning ones as over HTTP.
   inputSchema: ContextRequestSchema.extend({ ...contextInput, namespace: namespaceInput }).strict(),
+  // POST /v1/context's response: the block, then each entry's metadata (its text is in the block).
   outputSchema: z.object({
+    context: z.string().describe('The "[Memory context]" block, or "" when nothing was found.'),
     entries: z
       .array(EntryMetadataSchema)
       .describe("The memories in the block, in block order (their text is in the block)."),
@@ -20,6 +22,9 @@ export const memoryContext = defineTool({
     // memory.toml's auto_recall* under what the call gives, as POST /v1/context.
     const built = await buildContext(input, scope);
     return toolResult(built.context === "" ? "No relevant memories." : built.context, {
+      // Also here, for a client that reads only the structured part: the block is small
+      // (maxChars) and this keeps the HTTP response's fields.
+      context: built.context,
       // The block holds each entry's content, cut to fit when long (maxEntryChars).
       entries: built.entries.map((entry) =>
         metadataOf(
