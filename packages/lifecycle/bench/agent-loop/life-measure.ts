@@ -7,7 +7,7 @@
 import type { Memory, MemoryEntry } from "@memory/api";
 import { buildMemoryContext } from "../../src/index.js";
 import { type LifeQuestion, mentions } from "./life-data.js";
-import type { EntryOrigin } from "./replay.js";
+import type { EntryOrigins } from "./origins.js";
 
 export interface LifeChecks {
   current: boolean;
@@ -25,11 +25,7 @@ export interface LifeAnswer {
   contextLines?: string[];
 }
 
-function check(
-  entries: MemoryEntry[],
-  question: LifeQuestion,
-  origins: Map<string, EntryOrigin>,
-): LifeChecks {
+function check(entries: MemoryEntry[], question: LifeQuestion, origins: EntryOrigins): LifeChecks {
   const has = (facts: string[]) =>
     entries.some((entry) => facts.some((fact) => mentions(entry.content, fact)));
   const first = entries[0];
@@ -38,7 +34,7 @@ function check(
     stale: has(question.stale),
     otherFirst:
       first !== undefined && question.others.some((fact) => mentions(first.content, fact)),
-    ownReplies: entries.filter((entry) => origins.get(entry.key)?.role === "assistant").length,
+    ownReplies: entries.filter((entry) => origins.of(entry)?.role === "assistant").length,
     entries: entries.length,
   };
 }
@@ -47,7 +43,7 @@ export async function askLife(
   memory: Memory,
   namespace: string,
   question: LifeQuestion,
-  origins: Map<string, EntryOrigin>,
+  origins: EntryOrigins,
 ): Promise<LifeAnswer> {
   const context = await buildMemoryContext(memory, question.text, { namespace });
   const top5 = await memory.recall(question.text, { namespace, limit: 5, minScore: 0 });

@@ -8,7 +8,7 @@ import type { Memory, MemoryEntry } from "@memory/api";
 import { buildMemoryContext } from "../../src/index.js";
 import { isContentless } from "./contentless.js";
 import type { LocomoQuestion } from "./locomo-data.js";
-import type { EntryOrigin } from "./replay.js";
+import type { EntryOrigin, EntryOrigins } from "./origins.js";
 
 /** What one question got from its own conversation's store. */
 export interface LocomoAnswer {
@@ -30,18 +30,15 @@ export interface LocomoAnswer {
   contextOrigins?: string[];
 }
 
-function originsOf(
-  entries: MemoryEntry[],
-  origins: Map<string, EntryOrigin>,
-): (EntryOrigin | undefined)[] {
-  return entries.map((entry) => origins.get(entry.key));
+function originsOf(entries: MemoryEntry[], origins: EntryOrigins): (EntryOrigin | undefined)[] {
+  return entries.map((entry) => origins.of(entry));
 }
 
 export async function askOwn(
   memory: Memory,
   namespace: string,
   question: LocomoQuestion,
-  origins: Map<string, EntryOrigin>,
+  origins: EntryOrigins,
 ): Promise<LocomoAnswer> {
   const context = await buildMemoryContext(memory, question.text, { namespace });
   const top5 = await memory.recall(question.text, { namespace, limit: 5, minScore: 0 });

@@ -11,13 +11,8 @@
 import type { Memory } from "@memory/api";
 import { autosaveTurn, buildMemoryContext } from "../../src/index.js";
 import { benchNow, type ClockMode, setClock } from "./clock.js";
-import type { LoopConversation, LoopMessage, Role } from "./loop-session.js";
-
-/** Where a stored entry came from: the message, its role and the text the user/assistant said. */
-export interface EntryOrigin {
-  origin: string;
-  role: Role;
-}
+import type { LoopConversation, LoopMessage } from "./loop-session.js";
+import { EntryOrigins } from "./origins.js";
 
 /** What the contexts built during the replay looked like (before each user message). */
 export interface LoopContextStats {
@@ -28,8 +23,8 @@ export interface LoopContextStats {
 }
 
 export interface Replayed {
-  /** Stored key -> the message it was saved from (exact: autosaveTurn returns the keys). */
-  origins: Map<string, EntryOrigin>;
+  /** Stored key -> the message it was saved from (origins.ts). */
+  origins: EntryOrigins;
   loop: LoopContextStats;
 }
 
@@ -39,7 +34,7 @@ async function saveExchange(
   sessionId: string,
   user: LoopMessage | undefined,
   reply: LoopMessage | undefined,
-  origins: Map<string, EntryOrigin>,
+  origins: EntryOrigins,
 ): Promise<void> {
   const { stored } = await autosaveTurn(
     memory,
@@ -51,11 +46,19 @@ async function saveExchange(
     },
     { now: () => new Date(benchNow()) },
   );
+  for (const message of [user, reply]) if (message) origins.noteMessage(message);
   for (const entry of stored) {
-    // autosaveTurn stores the user message as `conversation` and the reply as `daily`.
-    const from = entry.category === "conversation" ? user : reply;
-    if (from) origins.set(entry.key, { origin: from.origin, role: from.role });
+    // Today autosaveTurn stores the user message as `conversation` and the reply as `daily`;
+    // the role is read from the content so that a change of categories cannot swap them.
+    const from = reply && isFrom(entry.content, reply) ? reply : user;
+    if (from) origins.noteStored(entry.key, from);
   }
+}
+
+/** True when an entry's content is (a prefix of) the message's text, labels aside. */
+function isFrom(content: string, message: LoopMessage): boolean {
+  const text = content.replace(/^\s*(user|assistant)\s*:\s*/i, "").trim();
+  return text !== "" && message.text.trim().startsWith(text);
 }
 
 export async function replayConversation(
@@ -63,7 +66,7 @@ export async function replayConversation(
   conversation: LoopConversation,
   clock: ClockMode,
 ): Promise<Replayed> {
-  const origins = new Map<string, EntryOrigin>();
+  const origins = new EntryOrigins();
   const loop: LoopContextStats = { contexts: 0, nonEmpty: 0, entries: 0, characters: 0 };
   for (const session of conversation.sessions) {
     setClock(clock, session.date);

@@ -7,6 +7,8 @@ export interface ModeResult {
   embedder: "local" | "none";
   clock: "wall" | "dated";
   seconds: number;
+  /** How the entries returned were matched to the message they came from (origins.ts). */
+  originLookups: { byKey: number; byContent: number; unknown: number };
   conversations: string[];
   locomo: LocomoSummary;
   locomoLoop: LoopContextStats;

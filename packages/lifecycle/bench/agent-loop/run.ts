@@ -133,9 +133,16 @@ async function runMode(
         await askLife(lifeStore.memory, lifeRun.id, question, lifeStore.replayed.origins),
       );
     }
+    const lookups = { byKey: 0, byContent: 0, unknown: 0 };
+    for (const { replayed } of stores) {
+      for (const key of Object.keys(lookups) as (keyof typeof lookups)[]) {
+        lookups[key] += replayed.origins.lookups[key];
+      }
+    }
     return {
       embedder,
       clock,
+      originLookups: lookups,
       seconds: (performance.now() - started) / 1000,
       conversations: conversations.map((c) => c.id),
       locomo: summarizeLocomo(answers, strangers),
@@ -191,6 +198,12 @@ console.log(
 console.log(locomoTable(results));
 console.log("\nContexts built before each user message during the replay:\n");
 console.log(loopTable(results));
+for (const { embedder, clock, originLookups } of results) {
+  const { byKey, byContent, unknown } = originLookups;
+  console.log(
+    `\n${embedder}/${clock}: entries returned, matched to their message by key ${byKey}, by content ${byContent}, not at all ${unknown}`,
+  );
+}
 console.log(
   `\nScripted life (${life.sessions.length} sessions, ${life.questions.length} questions):\n`,
 );
