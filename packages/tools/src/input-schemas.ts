@@ -142,5 +142,7 @@ export const contextInput = {
     ),
   sessionId: sessionIdInput
     .optional()
-    .describe("Only recall memories from this session (core memories always count)."),
+    .describe(
+      "The current conversation: the context reads follow-ups with its last messages; it does not filter memory to this session.",
+    ),
 };

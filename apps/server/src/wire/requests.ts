@@ -126,7 +126,11 @@ export const ContextRequestSchema = named(
         .max(INPUT_BOUNDS.message)
         .describe("The user message the context is for."),
       namespace: namespace.optional(),
-      sessionId: sessionId.optional(),
+      sessionId: sessionId
+        .optional()
+        .describe(
+          "The current conversation: follow-ups are read with its last messages; memory is not filtered to it.",
+        ),
       limit: z
         .number()
         .int()
@@ -145,7 +149,9 @@ export const ContextRequestSchema = named(
       includeConversation: z
         .boolean()
         .optional()
-        .describe("Include raw conversation turns among recalled entries; default false."),
+        .describe(
+          "Include what the user said (autosaved turns; never questions or filler); default true.",
+        ),
       maxChars: z.number().int().min(50).max(100_000).optional().describe("Default 2000."),
     })
     .strict(),

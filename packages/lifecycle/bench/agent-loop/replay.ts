@@ -1,6 +1,6 @@
 /**
  * Replays a conversation through the agent loop that packages/lifecycle/README.md recommends:
- * before each user message `buildMemoryContext(memory, message, { namespace })`, after each
+ * before each user message `buildMemoryContext(memory, message, { namespace, sessionId })`, after each
  * exchange `autosaveTurn(memory, { userMessage, assistantReply, sessionId, namespace })`.
  *
  * Messages pair up as they come: a user message with the assistant message right after it. A
@@ -78,6 +78,7 @@ export async function replayConversation(
         }
         const context = await buildMemoryContext(memory, message.text, {
           namespace: conversation.id,
+          sessionId: session.id,
         });
         loop.contexts++;
         if (context.entries.length > 0) loop.nonEmpty++;
