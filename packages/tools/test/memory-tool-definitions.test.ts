@@ -130,9 +130,10 @@ describe("memoryToolDefinitions", () => {
     });
     const context = byName(memoryToolDefinitions(memory), "memory_context");
     const relevant = await context.execute({ message: "which editor for code?" });
-    expect(relevant.text).toBe(
-      `${MEMORY_CONTEXT_HEADER}\n- [core] editor: The user edits code in Neovim`,
-    );
+    expect(relevant.text.split("\n")).toEqual([
+      MEMORY_CONTEXT_HEADER,
+      expect.stringMatching(/^- \[core \d{4}-\d{2}-\d{2}\] editor: The user edits code in Neovim$/),
+    ]);
     expect((relevant.data as { entries: { key: string }[] }).entries.map((e) => e.key)).toEqual([
       "editor",
     ]);
@@ -143,7 +144,7 @@ describe("memoryToolDefinitions", () => {
     });
     // An empty message brings the standing core memories (the start of a session).
     const start = await context.execute({ message: "" });
-    expect(start.text).toContain("- [core] editor:");
+    expect(start.text).toMatch(/- \[core \d{4}-\d{2}-\d{2}\] editor:/);
   });
 
   it("rejects invalid input with INVALID_INPUT naming the field, and stores nothing", async () => {
