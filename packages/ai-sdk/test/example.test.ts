@@ -32,8 +32,8 @@ describe("docs/frameworks/ai-sdk.md example", () => {
     dirs.push(cwd);
     const { stdout } = await promisify(execFile)(process.execPath, [EXAMPLE], { cwd });
     expect(stdout).toMatch(/^tool: Stored "mem-[0-9a-f]{16}" \(core\) in namespace "user-42"\.$/m);
-    expect(stdout).toContain(
-      "model saw: [Memory context]\n- [core] mem-aaeb25a129f949c9: The user's favourite language is Rust\n",
+    expect(stdout).toMatch(
+      /model saw: \[Memory context\]\n- \[core \d{4}-\d{2}-\d{2}\] mem-aaeb25a129f949c9: The user's favourite language is Rust\n/,
     );
     expect(stdout).toContain("answer: Your favourite is Rust.\n");
     // The stored fact, plus the autosaved turn: the question and the start of the reply.

@@ -1,12 +1,14 @@
 import { MemoryError } from "@memory/api";
-import { MEMORY_CONTEXT_HEADER } from "@memory/lifecycle";
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from "ai";
 import { describe, expect, it } from "vitest";
 import { memoryMiddleware, memoryTools } from "../src/index.js";
 import { type CallOptions, lastToolOutput, scriptedModel } from "./scripted-model.js";
 import { sqliteMemory } from "./sqlite-file.js";
 
-const EDITOR_CONTEXT = `${MEMORY_CONTEXT_HEADER}\n- [core] editor: The user edits code in Neovim`;
+// The block as the model sees it: the header, then the fact with the date of its last update.
+const EDITOR_CONTEXT = expect.stringMatching(
+  /^\[Memory context\]\n- \[core \d{4}-\d{2}-\d{2}\] editor: The user edits code in Neovim$/,
+);
 
 function systemTexts(params: CallOptions | undefined): string[] {
   return (params?.prompt ?? []).flatMap((m) => (m.role === "system" ? [m.content] : []));

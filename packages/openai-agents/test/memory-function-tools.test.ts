@@ -73,8 +73,8 @@ describe("memoryFunctionTools in a real Runner", () => {
       ],
       "When do I deploy?",
     );
-    expect(result.finalOutput).toBe(
-      "[Memory context]\n- [core] deploy_day: The user deploys on Fridays",
+    expect(result.finalOutput).toMatch(
+      /^\[Memory context\]\n- \[core \d{4}-\d{2}-\d{2}\] deploy_day: The user deploys on Fridays$/,
     );
   });
 
