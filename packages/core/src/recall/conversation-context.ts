@@ -36,14 +36,14 @@ export class Adjacency {
 
   add(a: string, b: string): void {
     if (a === b) return;
-    for (const [from, to] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const set = this.#next.get(from) ?? new Set<string>();
-      set.add(to);
-      this.#next.set(from, set);
-    }
+    this.#link(a, b);
+    this.#link(b, a);
+  }
+
+  #link(from: string, to: string): void {
+    const set = this.#next.get(from);
+    if (set) set.add(to);
+    else this.#next.set(from, new Set([to]));
   }
 
   of(id: string): ReadonlySet<string> {

@@ -59,10 +59,11 @@ const LABEL = /^\s*([^:\n]{1,40}?):\s/;
 
 /**
  * Analyzed labels, kept across recalls: every candidate of every recall asks, and a
- * conversation has a handful of speakers. Bounded: past this many labels it starts over.
+ * conversation has a handful of speakers. Bounded: past this many labels of one language it
+ * starts over.
  */
 const LABEL_CACHE_MAX = 1_000;
-const labelTerms = new Map<string, readonly string[]>();
+const labelTerms = new Map<TextLanguage, Map<string, readonly string[]>>();
 const NO_TERMS: readonly string[] = [];
 
 /** The terms of an entry's leading speaker label (`Alice: ...` -> ["alic"]), or none. */
@@ -72,12 +73,17 @@ export function speakerTerms(
 ): readonly string[] {
   const label = LABEL.exec(content)?.[1];
   if (label === undefined) return NO_TERMS;
-  const key = `${language}\u0000${label}`;
-  let terms = labelTerms.get(key);
+  // By language, then label: no key string is built per candidate.
+  let known = labelTerms.get(language);
+  if (!known) {
+    known = new Map();
+    labelTerms.set(language, known);
+  }
+  let terms = known.get(label);
   if (terms === undefined) {
     terms = label.trim().split(/\s+/).length > 3 ? NO_TERMS : analyzeText(label, language);
-    if (labelTerms.size >= LABEL_CACHE_MAX) labelTerms.clear();
-    labelTerms.set(key, terms);
+    if (known.size >= LABEL_CACHE_MAX) known.clear();
+    known.set(label, terms);
   }
   return terms;
 }

@@ -49,9 +49,14 @@ export class KeywordScorer {
   readonly #averageLength: number;
   readonly #factor: number;
   readonly #exact = new Map<string, number>();
+  /** The distinct exact terms and each one's first index, as arrays (iterated per candidate). */
+  readonly #exactTexts: string[];
+  readonly #exactIndexes: number[];
   readonly #prefixes: number[] = [];
   /** Prefix terms (or odd exact ones, empty or with a space) are matched token by token. */
   readonly #byToken: boolean;
+  /** Term frequencies of the entry being scored, reused: `bm25` allocates nothing. */
+  readonly #frequencies: Int32Array;
 
   constructor(terms: readonly QueryTerm[], statistics: KeywordStatistics) {
     this.#terms = terms;
@@ -66,9 +71,12 @@ export class KeywordScorer {
     this.#averageLength = statistics.averageLength > 0 ? statistics.averageLength : 1;
     this.#factor =
       terms.length > 0 && terms.every((term) => term.stop) ? STOP_WORDS_ONLY_FACTOR : 1;
+    this.#exactTexts = [...this.#exact.keys()];
+    this.#exactIndexes = [...this.#exact.values()];
     this.#byToken =
       this.#prefixes.length > 0 ||
-      [...this.#exact.keys()].some((text) => text === "" || text.includes(" "));
+      this.#exactTexts.some((text) => text === "" || text.includes(" "));
+    this.#frequencies = new Int32Array(terms.length);
   }
 
   /** Raw BM25 of an entry given its index terms (space-joined, as backends store them). */
@@ -77,7 +85,7 @@ export class KeywordScorer {
     // Runs for every candidate of every recall. Without prefix terms (the common case) each
     // distinct exact term is found by `indexOf` in the joined terms, which allocates nothing;
     // with them, the terms are split and every token compared.
-    const frequencies = new Array<number>(this.#terms.length).fill(0);
+    const frequencies = this.#frequencies.fill(0);
     const length = this.#byToken
       ? this.#countTokens(indexed, frequencies)
       : this.#countExact(indexed, frequencies);
@@ -92,9 +100,11 @@ export class KeywordScorer {
   }
 
   /** Counts whole-token occurrences of the exact terms; the entry's length, or 0 if none occurs. */
-  #countExact(indexed: string, frequencies: number[]): number {
+  #countExact(indexed: string, frequencies: Int32Array): number {
     let any = false;
-    for (const [text, index] of this.#exact) {
+    for (let term = 0; term < this.#exactTexts.length; term++) {
+      const text = this.#exactTexts[term]!;
+      const index = this.#exactIndexes[term]!;
       let from = 0;
       for (;;) {
         const at = indexed.indexOf(text, from);
@@ -114,7 +124,7 @@ export class KeywordScorer {
   }
 
   /** Counts token by token (prefix terms); the entry's length, or 0 if no term matches. */
-  #countTokens(indexed: string, frequencies: number[]): number {
+  #countTokens(indexed: string, frequencies: Int32Array): number {
     const tokens = indexed.split(" ");
     let any = false;
     // Exact terms by one map lookup per token, only prefix terms by comparison.
