@@ -68,7 +68,9 @@ export function contextLifts(
   // Each candidate's session key, built once (this runs for every candidate of every recall).
   const sessions = candidates.map((c) => sessionOf(c.entry));
   const indexOf = new Map<string, number>();
-  candidates.forEach((c, index) => indexOf.set(c.entry.id, index));
+  candidates.forEach((c, index) => {
+    indexOf.set(c.entry.id, index);
+  });
   // The best and second-best relevance of each session: "best other" is the second for the best.
   const best = new Map<string, { first: number; firstId: string; second: number }>();
   candidates.forEach((c, index) => {
