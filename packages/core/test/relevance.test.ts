@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   analyzeQuery,
+  BM25_B,
+  BM25_K1,
   indexedTerms,
+  inverseDocumentFrequency,
   KeywordScorer,
   likeRelevance,
   searchTerms,
@@ -72,5 +75,62 @@ describe("LIKE relevance", () => {
     expect(likeRelevance(["rror"], "k", "Error code")).toBe(0.5);
     expect(likeRelevance(["rror", "zzz"], "k", "Error code")).toBe(0.25);
     expect(likeRelevance(["zzz"], "k", "Error code")).toBe(0);
+  });
+});
+
+describe("KeywordScorer.bm25", () => {
+  // Okapi BM25 over the split index terms, written out: what the scorer must equal exactly.
+  function splitBm25(
+    terms: readonly { text: string }[],
+    statistics: { documents: number; averageLength: number; documentFrequency: number[] },
+    indexed: string,
+  ): number {
+    const tokens = indexed.split(" ");
+    const first = new Map<string, number>();
+    terms.forEach((term, index) => {
+      if (!first.has(term.text)) first.set(term.text, index);
+    });
+    const frequencies = terms.map(() => 0);
+    for (const token of tokens) {
+      const index = first.get(token);
+      if (index !== undefined) frequencies[index]!++;
+    }
+    if (frequencies.every((tf) => tf === 0)) return 0;
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * tokens.length) / statistics.averageLength);
+    let score = 0;
+    frequencies.forEach((tf, index) => {
+      const idf = inverseDocumentFrequency(
+        statistics.documents,
+        statistics.documentFrequency[index]!,
+      );
+      if (tf > 0) score += (idf * tf * (BM25_K1 + 1)) / (tf + norm);
+    });
+    return score;
+  }
+
+  const statistics = { documents: 50, averageLength: 6, documentFrequency: [3, 12, 40] };
+  const terms = [
+    { text: "cat", prefix: false, stop: false },
+    { text: "lake", prefix: false, stop: false },
+    { text: "cat", prefix: false, stop: false },
+  ];
+
+  it.each([
+    "cat",
+    "cat lake cat",
+    "cats concat cat",
+    "bobcat lakes lake",
+    "lake cat scat catalog cat",
+    "dog fish",
+    "catlake lakecat",
+  ])("counts whole index terms only, as splitting them would: %j", (indexed) => {
+    const scorer = new KeywordScorer(terms, statistics);
+    expect(scorer.bm25(indexed)).toBe(splitBm25(terms, statistics, indexed));
+  });
+
+  it("scores partial tokens nothing and repeated terms once", () => {
+    const scorer = new KeywordScorer(terms, statistics);
+    expect(scorer.bm25("cats concat bobcat")).toBe(0);
+    expect(scorer.bm25("cat lake cat")).toBeGreaterThan(scorer.bm25("cat lake"));
   });
 });

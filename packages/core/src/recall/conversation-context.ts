@@ -36,14 +36,14 @@ export class Adjacency {
 
   add(a: string, b: string): void {
     if (a === b) return;
-    for (const [from, to] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const set = this.#next.get(from) ?? new Set<string>();
-      set.add(to);
-      this.#next.set(from, set);
-    }
+    this.#link(a, b);
+    this.#link(b, a);
+  }
+
+  #link(from: string, to: string): void {
+    const set = this.#next.get(from);
+    if (set) set.add(to);
+    else this.#next.set(from, new Set([to]));
   }
 
   of(id: string): ReadonlySet<string> {
@@ -65,29 +65,34 @@ export function contextLifts(
   adjacency: Adjacency,
   weights: ContextWeights,
 ): Map<string, number> {
-  const byId = new Map(candidates.map((c) => [c.entry.id, c]));
+  // Each candidate's session key, built once (this runs for every candidate of every recall).
+  const sessions = candidates.map((c) => sessionOf(c.entry));
+  const indexOf = new Map<string, number>();
+  candidates.forEach((c, index) => {
+    indexOf.set(c.entry.id, index);
+  });
   // The best and second-best relevance of each session: "best other" is the second for the best.
   const best = new Map<string, { first: number; firstId: string; second: number }>();
-  for (const c of candidates) {
-    const session = sessionOf(c.entry);
-    if (session === undefined) continue;
+  candidates.forEach((c, index) => {
+    const session = sessions[index];
+    if (session === undefined) return;
     const current = best.get(session);
     if (!current) best.set(session, { first: c.relevance, firstId: c.entry.id, second: 0 });
     else if (c.relevance > current.first)
       best.set(session, { first: c.relevance, firstId: c.entry.id, second: current.first });
     else current.second = Math.max(current.second, c.relevance);
-  }
+  });
   const lifts = new Map<string, number>();
-  for (const c of candidates) {
-    const session = sessionOf(c.entry);
-    if (session === undefined) continue;
+  candidates.forEach((c, index) => {
+    const session = sessions[index];
+    if (session === undefined) return;
     const stats = best.get(session)!;
     const inSession = stats.firstId === c.entry.id ? stats.second : stats.first;
     let adjacent = 0;
     for (const id of adjacency.of(c.entry.id)) {
-      const neighbor = byId.get(id);
-      if (neighbor && sessionOf(neighbor.entry) === session)
-        adjacent = Math.max(adjacent, neighbor.relevance);
+      const neighbor = indexOf.get(id);
+      if (neighbor !== undefined && sessions[neighbor] === session)
+        adjacent = Math.max(adjacent, candidates[neighbor]!.relevance);
     }
     // Only context more relevant than the entry itself counts: in a session of equally weak
     // matches (an unrelated query) nothing is lifted, which keeps thresholds meaningful.
@@ -98,6 +103,6 @@ export function contextLifts(
     );
     const lift = (1 - c.relevance) * context;
     if (lift > 0) lifts.set(c.entry.id, lift);
-  }
+  });
   return lifts;
 }

@@ -57,11 +57,35 @@ export function mentionsTime(text: string): boolean {
 /** A leading "Name: " of one to three words (a speaker label), or undefined. */
 const LABEL = /^\s*([^:\n]{1,40}?):\s/;
 
+/**
+ * Analyzed labels, kept across recalls: every candidate of every recall asks, and a
+ * conversation has a handful of speakers. Bounded: past this many labels of one language it
+ * starts over.
+ */
+const LABEL_CACHE_MAX = 1_000;
+const labelTerms = new Map<TextLanguage, Map<string, readonly string[]>>();
+const NO_TERMS: readonly string[] = [];
+
 /** The terms of an entry's leading speaker label (`Alice: ...` -> ["alic"]), or none. */
-export function speakerTerms(content: string, language: TextLanguage = "english"): string[] {
+export function speakerTerms(
+  content: string,
+  language: TextLanguage = "english",
+): readonly string[] {
   const label = LABEL.exec(content)?.[1];
-  if (label === undefined || label.trim().split(/\s+/).length > 3) return [];
-  return analyzeText(label, language);
+  if (label === undefined) return NO_TERMS;
+  // By language, then label: no key string is built per candidate.
+  let known = labelTerms.get(language);
+  if (!known) {
+    known = new Map();
+    labelTerms.set(language, known);
+  }
+  let terms = known.get(label);
+  if (terms === undefined) {
+    terms = label.trim().split(/\s+/).length > 3 ? NO_TERMS : analyzeText(label, language);
+    if (known.size >= LABEL_CACHE_MAX) known.clear();
+    known.set(label, terms);
+  }
+  return terms;
 }
 
 /** What the query asks, as far as entries' relevance depends on it. */

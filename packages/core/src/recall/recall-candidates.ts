@@ -1,4 +1,5 @@
 import type {
+  IndexedEntry,
   KeywordStageResult,
   RecallStages,
   VectorCalibration,
@@ -18,12 +19,15 @@ export function keywordCandidates(
   pool: number,
 ): Map<string, Candidate> {
   const candidates = new Map<string, Candidate>();
-  const ranked = keyword.hits
-    .map((hit) => ({ hit, bm25: scorer.bm25(hit.terms) }))
-    .filter((item) => item.bm25 > 0)
-    .sort((a, b) => b.bm25 - a.bm25 || compareKeys(a.hit.entry, b.hit.entry))
-    .slice(0, pool);
-  ranked.forEach(({ hit, bm25 }, rank) => {
+  const ranked: { hit: IndexedEntry; bm25: number }[] = [];
+  for (const hit of keyword.hits) {
+    const bm25 = scorer.bm25(hit.terms);
+    if (bm25 > 0) ranked.push({ hit, bm25 });
+  }
+  ranked.sort((a, b) => b.bm25 - a.bm25 || compareKeys(a.hit.entry, b.hit.entry));
+  const count = Math.min(ranked.length, pool);
+  for (let rank = 0; rank < count; rank++) {
+    const { hit, bm25 } = ranked[rank]!;
     candidates.set(hit.entry.id, {
       entry: hit.entry,
       terms: hit.terms,
@@ -32,7 +36,7 @@ export function keywordCandidates(
       keywordScore: bm25,
       keywordRelevance: scorer.relevance(bm25),
     });
-  });
+  }
   return candidates;
 }
 

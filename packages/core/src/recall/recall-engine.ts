@@ -88,12 +88,15 @@ export class RecallEngine {
     const token =
       this.#settings.recallCacheSize > 0 ? await this.#stages.changeToken?.() : undefined;
     const cacheable = token !== undefined;
-    const cacheKey = RecallCache.key(query, {
-      ...options,
-      limit: request.limit,
-      mode: request.mode,
-      minScore: request.minScore,
-    });
+    // Built only when it is used: a JSON text of the options, on every recall otherwise.
+    const cacheKey = cacheable
+      ? RecallCache.key(query, {
+          ...options,
+          limit: request.limit,
+          mode: request.mode,
+          minScore: request.minScore,
+        })
+      : "";
     if (cacheable) {
       if (token !== this.#cacheToken) {
         this.#cache.invalidate();

@@ -73,11 +73,15 @@ export function finalizeResults(
   for (const candidate of candidates) {
     const { entry } = candidate;
     if (entry.supersededBy !== undefined && !options.includeSuperseded) continue;
-    const decay = decayFactor(
-      entry.category,
-      ageInDays(entry.updatedAt, options.now),
-      options.halfLifeDays,
-    );
+    // Core entries never decay: their timestamp is not even parsed.
+    const decay =
+      entry.category === "core"
+        ? 1
+        : decayFactor(
+            entry.category,
+            ageInDays(entry.updatedAt, options.now),
+            options.halfLifeDays,
+          );
     const score = candidate.relevance * decay;
     if (score < options.minScore) continue;
     kept.push({

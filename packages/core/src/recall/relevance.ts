@@ -1,5 +1,7 @@
 import type { KeywordStatistics, QueryTerm, VectorCalibration } from "@memory/api";
-import { termMatches } from "./text-analyzer.js";
+import { countIndexedTerms, termMatches } from "./text-analyzer.js";
+
+const SPACE = 32;
 
 /**
  * Relevance: one score in [0, 1] that means "how well this entry matches the query", the same on
@@ -47,7 +49,14 @@ export class KeywordScorer {
   readonly #averageLength: number;
   readonly #factor: number;
   readonly #exact = new Map<string, number>();
+  /** The distinct exact terms and each one's first index, as arrays (iterated per candidate). */
+  readonly #exactTexts: string[];
+  readonly #exactIndexes: number[];
   readonly #prefixes: number[] = [];
+  /** Prefix terms (or odd exact ones, empty or with a space) are matched token by token. */
+  readonly #byToken: boolean;
+  /** Term frequencies of the entry being scored, reused: `bm25` allocates nothing. */
+  readonly #frequencies: Int32Array;
 
   constructor(terms: readonly QueryTerm[], statistics: KeywordStatistics) {
     this.#terms = terms;
@@ -62,16 +71,63 @@ export class KeywordScorer {
     this.#averageLength = statistics.averageLength > 0 ? statistics.averageLength : 1;
     this.#factor =
       terms.length > 0 && terms.every((term) => term.stop) ? STOP_WORDS_ONLY_FACTOR : 1;
+    this.#exactTexts = [...this.#exact.keys()];
+    this.#exactIndexes = [...this.#exact.values()];
+    this.#byToken =
+      this.#prefixes.length > 0 ||
+      this.#exactTexts.some((text) => text === "" || text.includes(" "));
+    this.#frequencies = new Int32Array(terms.length);
   }
 
   /** Raw BM25 of an entry given its index terms (space-joined, as backends store them). */
   bm25(indexed: string): number {
     if (this.#terms.length === 0 || indexed === "") return 0;
-    const tokens = indexed.split(" ");
-    const frequencies = new Array<number>(this.#terms.length).fill(0);
+    // Runs for every candidate of every recall. Without prefix terms (the common case) each
+    // distinct exact term is found by `indexOf` in the joined terms, which allocates nothing;
+    // with them, the terms are split and every token compared.
+    const frequencies = this.#frequencies.fill(0);
+    const length = this.#byToken
+      ? this.#countTokens(indexed, frequencies)
+      : this.#countExact(indexed, frequencies);
+    if (length === 0) return 0;
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / this.#averageLength);
+    let score = 0;
+    for (let t = 0; t < frequencies.length; t++) {
+      const tf = frequencies[t]!;
+      if (tf > 0) score += (this.#idf[t]! * tf * (BM25_K1 + 1)) / (tf + norm);
+    }
+    return score;
+  }
+
+  /** Counts whole-token occurrences of the exact terms; the entry's length, or 0 if none occurs. */
+  #countExact(indexed: string, frequencies: Int32Array): number {
     let any = false;
-    // Runs for every candidate of every recall: exact terms by one map lookup per token, only
-    // prefix terms (rare) by comparison.
+    for (let term = 0; term < this.#exactTexts.length; term++) {
+      const text = this.#exactTexts[term]!;
+      const index = this.#exactIndexes[term]!;
+      let from = 0;
+      for (;;) {
+        const at = indexed.indexOf(text, from);
+        if (at < 0) break;
+        const end = at + text.length;
+        if (
+          (at === 0 || indexed.charCodeAt(at - 1) === SPACE) &&
+          (end === indexed.length || indexed.charCodeAt(end) === SPACE)
+        ) {
+          frequencies[index]!++;
+          any = true;
+        }
+        from = end;
+      }
+    }
+    return any ? countIndexedTerms(indexed) : 0;
+  }
+
+  /** Counts token by token (prefix terms); the entry's length, or 0 if no term matches. */
+  #countTokens(indexed: string, frequencies: Int32Array): number {
+    const tokens = indexed.split(" ");
+    let any = false;
+    // Exact terms by one map lookup per token, only prefix terms by comparison.
     for (const token of tokens) {
       const exact = this.#exact.get(token);
       if (exact !== undefined) {
@@ -85,14 +141,7 @@ export class KeywordScorer {
         }
       }
     }
-    if (!any) return 0;
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * tokens.length) / this.#averageLength);
-    let score = 0;
-    for (let t = 0; t < frequencies.length; t++) {
-      const tf = frequencies[t]!;
-      if (tf > 0) score += (this.#idf[t]! * tf * (BM25_K1 + 1)) / (tf + norm);
-    }
-    return score;
+    return any ? tokens.length : 0;
   }
 
   /** Keyword relevance in [0, 1) of a raw BM25 score from {@link bm25}. */

@@ -1,8 +1,8 @@
 import type { KeywordStageRequest, KeywordStatistics, QueryTerm } from "@memory/api";
 import { cachedStatistics, type KeywordStatisticsCache, selectingTerms } from "@memory/core";
-import { filterSql } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
-import { SEARCH_COLUMNS, type SearchRow } from "./search-row.js";
+import { rankedMatches } from "./ranked-matches.js";
+import { type SearchHit, toSearchHit } from "./search-row.js";
 
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
@@ -65,32 +65,23 @@ export function namespaceStatistics(
 }
 
 /**
- * Entries matching any term under the whole filter, best first by FTS5's rank, plus statistics
- * (counted once per change of the file: `cache`).
+ * Entries matching any term under the whole filter, best first by FTS5's rank (ranked-matches.ts), plus statistics
+ * (counted once per change of the file, `version`: `cache`).
  */
 export async function keywordStage(
   statements: StatementCache,
   cache: KeywordStatisticsCache,
   request: KeywordStageRequest,
-): Promise<{ rows: SearchRow[]; statistics: KeywordStatistics }> {
+  version = statements.writeVersion(),
+): Promise<{ hits: SearchHit[]; statistics: KeywordStatistics }> {
   const { terms, filter, pool } = request;
-  const statistics = await cachedStatistics(
-    cache,
-    statements.writeVersion(),
-    filter.namespace,
-    terms,
-    (missing) => namespaceStatistics(statements, filter.namespace, missing),
+  const statistics = await cachedStatistics(cache, version, filter.namespace, terms, (missing) =>
+    namespaceStatistics(statements, filter.namespace, missing),
   );
   if (terms.length === 0 || pool <= 0 || statistics.documents === 0)
-    return { rows: [], statistics };
+    return { hits: [], statistics };
   const selecting = selectingTerms(terms, statistics.documentFrequency);
-  if (selecting.length === 0) return { rows: [], statistics };
-  const { where, params } = filterSql(filter);
-  const rows = statements
-    .get(
-      `SELECT ${SEARCH_COLUMNS} FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND ${where} ORDER BY rank LIMIT ?`,
-    )
-    .all(matchExpression(selecting), ...params, pool) as SearchRow[];
-  return { rows, statistics };
+  if (selecting.length === 0) return { hits: [], statistics };
+  const rows = rankedMatches(statements, matchExpression(selecting), filter, pool);
+  return { hits: rows.map(toSearchHit), statistics };
 }

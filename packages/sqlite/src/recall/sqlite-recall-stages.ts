@@ -16,7 +16,8 @@ import type { Opened } from "../opened-store.js";
 import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
 import { keywordStage } from "./keyword-stage.js";
-import { SEARCH_COLUMNS, type SearchRow, toIndexedEntry } from "./search-row.js";
+import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./search-row.js";
+import { sessionNeighbors } from "./session-neighbors.js";
 
 /** Entries whose doc ids the engine may ask cosines for; forgotten beyond this many. */
 const KNOWN_ENTRIES_MAX = 10_000;
@@ -33,14 +34,22 @@ export class SqliteRecallStages implements RecallStages {
   readonly #statistics = new KeywordStatisticsCache();
   // The connection the cached statistics were counted on: a reopened file starts its counters over.
   #statisticsOf: Opened["statements"] | undefined;
+  // The latest keyword stage's rows by doc id and the write version they were read at: the
+  // neighbours stage of the same recall reads only the rows these lack.
+  #lastKeyword: { version: string; byDoc: ReadonlyMap<number, SearchHit> } | undefined;
 
   constructor(opened: () => Opened) {
     this.#opened = opened;
   }
 
-  #remember(rows: readonly EntryRow[]): void {
+  #remember(hits: readonly SearchHit[]): void {
     if (this.#known.size > KNOWN_ENTRIES_MAX) this.#known.clear();
-    for (const row of rows) this.#known.set(row.id, { docId: row.doc_id, hash: row.content_hash });
+    for (const { docId, contentHash: hash, indexed } of hits) {
+      const known = this.#known.get(indexed.entry.id);
+      // Most candidates come back recall after recall: no new object for an unchanged one.
+      if (!known || known.docId !== docId || known.hash !== hash)
+        this.#known.set(indexed.entry.id, { docId, hash });
+    }
   }
 
   async recent(filter: NormalizedFilter, limit: number): Promise<MemoryEntry[]> {
@@ -59,9 +68,11 @@ export class SqliteRecallStages implements RecallStages {
       this.#statistics.clear();
       this.#statisticsOf = statements;
     }
-    const { rows, statistics } = await keywordStage(statements, this.#statistics, request);
-    this.#remember(rows);
-    return { hits: rows.map(toIndexedEntry), statistics };
+    const version = statements.writeVersion();
+    const { hits, statistics } = await keywordStage(statements, this.#statistics, request, version);
+    this.#remember(hits);
+    this.#lastKeyword = { version, byDoc: new Map(hits.map((hit) => [hit.docId, hit])) };
+    return { hits: hits.map((hit) => hit.indexed), statistics };
   }
 
   /** Only the store's own problem: the provider and fingerprint rules are the facade's. */
@@ -92,19 +103,19 @@ export class SqliteRecallStages implements RecallStages {
     for (;;) {
       const { hits, exhausted, filtered } = vectors.nearest(request.vector, count, filter);
       const found: VectorStageHit[] = [];
-      const rows: SearchRow[] = [];
+      const rows: SearchHit[] = [];
       for (let start = 0; start < hits.length && found.length < pool; start += pool) {
         const batch = hits.slice(start, start + pool);
         const byDoc = new Map(
-          (
-            hydrate.all(JSON.stringify(batch.map((hit) => hit.docId)), ...params) as SearchRow[]
-          ).map((row) => [row.doc_id, row]),
+          searchRows(hydrate, JSON.stringify(batch.map((hit) => hit.docId)), ...params).map(
+            (row) => [row[0], toSearchHit(row)],
+          ),
         );
         for (const hit of batch) {
           const row = byDoc.get(hit.docId);
-          if (!row || (!filtered && vectors.hashOf(hit.docId) !== row.content_hash)) continue;
+          if (!row || (!filtered && vectors.hashOf(hit.docId) !== row.contentHash)) continue;
           rows.push(row);
-          found.push({ ...toIndexedEntry(row), cosine: hit.cosine });
+          found.push({ ...row.indexed, cosine: hit.cosine });
           if (found.length >= pool) break;
         }
       }
@@ -128,48 +139,19 @@ export class SqliteRecallStages implements RecallStages {
     return result;
   }
 
-  /**
-   * The entries just before and after each given one in its session, by creation time then
-   * doc id (write order): two indexed lookups per entry (`memories_session_order`), all in one
-   * statement (twenty statements cost a quarter of a small store's recall).
-   */
   async neighbors(
     ids: readonly string[],
     filter: NormalizedFilter & { namespace: string },
   ): Promise<Map<string, IndexedEntry[]>> {
-    const result = new Map<string, IndexedEntry[]>();
-    if (ids.length === 0) return result;
-    const { where, params } = filterSql(filter);
-    const nearest = (before: boolean) =>
-      `SELECT m.doc_id FROM memories a CROSS JOIN memories m
-       WHERE a.id = anchors.id AND a.session_id IS NOT NULL
-         AND m.namespace = a.namespace AND m.session_id = a.session_id
-         AND ${
-           before
-             ? "(m.created_at < a.created_at OR (m.created_at = a.created_at AND m.doc_id < a.doc_id))"
-             : "(m.created_at > a.created_at OR (m.created_at = a.created_at AND m.doc_id > a.doc_id))"
-         }
-         AND ${where}
-       ORDER BY m.created_at ${before ? "DESC" : "ASC"}, m.doc_id ${before ? "DESC" : "ASC"} LIMIT 1`;
-    const rows = this.#opened()
-      .statements.get(
-        `WITH anchors(position, id) AS (SELECT key, value FROM json_each(?)),
-         near(position, side, doc) AS (
-           SELECT position, 0, (${nearest(true)}) FROM anchors
-           UNION ALL SELECT position, 1, (${nearest(false)}) FROM anchors)
-         SELECT near.position AS position, ${SEARCH_COLUMNS}
-         FROM near CROSS JOIN memories m ON m.doc_id = near.doc
-         ORDER BY near.position, near.side`,
-      )
-      .all(JSON.stringify(ids), ...params, ...params) as (SearchRow & { position: number })[];
-    for (const row of rows) {
-      const id = ids[row.position]!;
-      const found = result.get(id);
-      if (found) found.push(toIndexedEntry(row));
-      else result.set(id, [toIndexedEntry(row)]);
-    }
-    this.#remember(rows);
-    return result;
+    const { statements } = this.#opened();
+    // This recall's keyword rows, unless a write came in between (a doc id may be reused).
+    const held =
+      this.#lastKeyword && this.#lastKeyword.version === statements.writeVersion()
+        ? this.#lastKeyword.byDoc
+        : undefined;
+    const { neighbors, hits } = sessionNeighbors(statements, ids, filter, held);
+    this.#remember(hits);
+    return neighbors;
   }
 
   async like(

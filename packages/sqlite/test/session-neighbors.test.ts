@@ -1,0 +1,154 @@
+import type { NormalizedFilter } from "@memory/api";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSqliteMemory } from "../src/index.js";
+import { SEARCH_COLUMNS, searchRows, toSearchHit } from "../src/recall/search-row.js";
+import { sessionNeighbors } from "../src/recall/session-neighbors.js";
+import { StatementCache } from "../src/statement-cache.js";
+import { tempDbPath } from "./helpers.js";
+
+type Filter = NormalizedFilter & { namespace: string };
+/** A normalized filter: the namespace, superseded entries left out, nothing else narrowed. */
+const filterOf = (namespace: string, narrower: Partial<NormalizedFilter> = {}): Filter => ({
+  namespace,
+  sessionId: undefined,
+  categories: undefined,
+  since: undefined,
+  until: undefined,
+  includeSuperseded: false,
+  ...narrower,
+});
+
+const databases: Database.Database[] = [];
+afterEach(() => {
+  for (const db of databases.splice(0)) db.close();
+});
+
+interface Row {
+  doc_id: number;
+  id: string;
+  session_id: string | null;
+  created_at: string;
+  superseded_by: string | null;
+  category: string;
+}
+
+/**
+ * Three sessions whose turns share creation times in runs (as imported conversations do),
+ * written out of time order, with superseded turns and an entry without a session.
+ */
+async function store(): Promise<StatementCache> {
+  const path = tempDbPath();
+  const memory = createSqliteMemory({ path, logger: () => {} });
+  const entries = [];
+  for (let index = 0; index < 60; index++) {
+    const session = index % 3;
+    // Times repeat (runs of equal times) and go backwards every few writes.
+    const minute = (Math.floor(index / 4) * 7) % 11;
+    entries.push({
+      key: `turn-${index}`,
+      content: `turn ${index} of session ${session}`,
+      namespace: "chat",
+      ...(index % 17 === 16 ? {} : { sessionId: `s${session}` }),
+      category: index % 5 === 0 ? "daily" : "core",
+      createdAt: `2026-01-01T10:${String(minute).padStart(2, "0")}:00.000Z`,
+      updatedAt: `2026-01-01T10:${String(minute).padStart(2, "0")}:00.000Z`,
+    });
+  }
+  await memory.importEntries(entries);
+  await memory.store({
+    key: "elsewhere",
+    content: "other namespace",
+    namespace: "other",
+    sessionId: "s0",
+  });
+  await memory.close();
+  const db = new Database(path);
+  databases.push(db);
+  db.prepare(
+    "UPDATE memories SET superseded_by = 'newer' WHERE key IN ('turn-9', 'turn-21', 'turn-22')",
+  ).run();
+  return new StatementCache(db);
+}
+
+/** The reference: each session's passing rows sorted by (created_at, doc_id), read off around each anchor. */
+function expected(
+  rows: readonly Row[],
+  ids: readonly string[],
+  pass: (row: Row) => boolean,
+): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const id of ids) {
+    const anchor = rows.find((row) => row.id === id)!;
+    if (anchor.session_id === null) continue;
+    const key = (row: Row) => [row.created_at, row.doc_id] as const;
+    const before = (a: Row, b: Row) =>
+      key(a)[0] < key(b)[0] || (key(a)[0] === key(b)[0] && key(a)[1] < key(b)[1]);
+    const session = rows.filter(
+      (row) => row.session_id === anchor.session_id && row.doc_id !== anchor.doc_id && pass(row),
+    );
+    const earlier = session.filter((row) => before(row, anchor));
+    const later = session.filter((row) => before(anchor, row));
+    const last = earlier.sort((a, b) => (before(a, b) ? -1 : 1)).at(-1);
+    const next = later.sort((a, b) => (before(a, b) ? -1 : 1))[0];
+    const found = [last, next].filter((row) => row !== undefined).map((row) => row.id);
+    if (found.length > 0) result.set(id, found);
+  }
+  return result;
+}
+
+describe("sqlite: session neighbours", () => {
+  it("are the entries just before and after each anchor by time, then write order, among those passing the filter", async () => {
+    const statements = await store();
+    const rows = statements.db
+      .prepare(
+        "SELECT doc_id, id, session_id, created_at, superseded_by, category FROM memories WHERE namespace = 'chat'",
+      )
+      .all() as Row[];
+    const ids = rows.map((row) => row.id);
+    const cases: [Filter, (row: Row) => boolean][] = [
+      [filterOf("chat"), (row) => row.superseded_by === null],
+      [filterOf("chat", { includeSuperseded: true }), () => true],
+      [
+        filterOf("chat", { categories: ["core"] }),
+        (row) => row.superseded_by === null && row.category === "core",
+      ],
+    ];
+    let pairs = 0;
+    for (const [filter, pass] of cases) {
+      const { neighbors } = sessionNeighbors(statements, ids, filter, undefined);
+      const found = new Map(
+        [...neighbors].map(([id, hits]) => [id, hits.map((hit) => hit.entry.id)]),
+      );
+      const want = expected(rows, ids, pass);
+      expect(found).toEqual(want);
+      pairs += [...want.values()].flat().length;
+    }
+    // Not vacuous: nearly every anchor has two neighbours in each case.
+    expect(pairs).toBeGreaterThan(250);
+  });
+
+  it("reuses the rows it is given and reads only the others", async () => {
+    const statements = await store();
+    const filter = filterOf("chat");
+    const ids = ["turn-3", "turn-4", "turn-30", "turn-41"].map(
+      (key) =>
+        statements.db.prepare("SELECT id FROM memories WHERE key = ?").pluck().get(key) as string,
+    );
+    const fresh = sessionNeighbors(statements, ids, filter, undefined);
+    const all = searchRows(
+      statements.get(`SELECT ${SEARCH_COLUMNS} FROM memories m WHERE m.namespace = 'chat'`),
+    ).map(toSearchHit);
+    const held = new Map(all.slice(0, 30).map((hit) => [hit.docId, hit]));
+    const reused = sessionNeighbors(statements, ids, filter, held);
+    expect(reused.neighbors).toEqual(fresh.neighbors);
+    // Rows read: only the neighbours the held rows lacked.
+    const heldIds = new Set([...held.values()].map((hit) => hit.indexed.entry.id));
+    const wanted = new Set([...fresh.neighbors.values()].flat().map((hit) => hit.entry.id));
+    expect(reused.hits.map((hit) => hit.indexed.entry.id).sort()).toEqual(
+      [...wanted].filter((id) => !heldIds.has(id)).sort(),
+    );
+    expect(fresh.hits.length).toBe(wanted.size);
+    expect(reused.hits.length).toBeLessThan(fresh.hits.length);
+  });
+});
