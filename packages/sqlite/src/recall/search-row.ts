@@ -20,6 +20,8 @@ export type SearchRow = [
   sessionId: string | null,
   importance: number | null,
   supersededBy: string | null,
+  supersessionRecord: string | null,
+  conflictRecord: string | null,
   contentHash: string,
   createdAt: string,
   updatedAt: string,
@@ -42,17 +44,20 @@ export function searchRows(statement: Database.Statement, ...params: unknown[]):
 }
 
 export function toSearchHit(row: SearchRow): SearchHit {
+  // Positions follow ENTRY_COLUMNS (row-mapping.ts); the SearchRow type names each one.
   const entry: MemoryEntry = {
     id: row[1],
     key: row[3],
     content: row[4],
     category: row[5],
     namespace: row[2],
-    createdAt: row[10],
-    updatedAt: row[11],
+    createdAt: row[12],
+    updatedAt: row[13],
   };
   if (row[6] !== null) entry.sessionId = row[6];
   if (row[7] !== null) entry.importance = row[7];
   if (row[8] !== null) entry.supersededBy = row[8];
-  return { docId: row[0], contentHash: row[9], indexed: { entry, terms: row[12] } };
+  if (row[9] !== null) entry.supersessionRecord = JSON.parse(row[9]);
+  if (row[10] !== null) entry.conflictRecord = JSON.parse(row[10]);
+  return { docId: row[0], contentHash: row[11], indexed: { entry, terms: row[14] } };
 }

@@ -1,11 +1,8 @@
 import {
   attributeOfNoun,
-  attributeOfValue,
-  isOccupation,
   isRelation,
   matchPhrase,
   nounMatch,
-  ROLE_PARTICIPLES,
   ROLE_VERBS,
   ROLES,
 } from "./attribute-table.js";
@@ -23,16 +20,25 @@ import {
   CIRCUMSTANCES,
   type Fact,
   PARTICLES,
-  PREPOSITIONS,
   readValue,
   single,
   valueTerms,
   WORK_UNITS,
 } from "./fact-parts.js";
-import { type FactWord, isIrregularVerb } from "./fact-words.js";
+import type { FactWord } from "./fact-words.js";
 import { changedThing, possessedAttribute, subjectWords } from "./possessed-attribute.js";
-import { readSubject, type SubjectPhrase } from "./read-subject.js";
+import {
+  doesObject,
+  ENDING_PARTICLES,
+  INTENTIONS,
+  isParticiple,
+  isProgressive,
+  readCommute,
+  startsCircumstance,
+} from "./predicate-words.js";
 
+import { readCopula } from "./read-copula.js";
+import { readSubject } from "./read-subject.js";
 /**
  * The predicate after a subject: auxiliaries, negations, adverbs and markers first, then the
  * attribute (a table phrase, a change verb, a copula and its value, a role verb, or any verb),
@@ -380,213 +386,4 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
   fact.cardinality = "multi";
   setValue(at + 1);
   return fact;
-}
-
-function readCopula(
-  words: readonly FactWord[],
-  at: number,
-  fact: Fact,
-  subject: SubjectPhrase,
-  setValue: (start: number) => { words: FactWord[]; next: number },
-): Fact {
-  const first = words[at];
-  const rest = words.slice(at);
-  // "The book club is chaired by Karen": the club's chair is Karen.
-  const participle = ROLE_PARTICIPLES[rest[0]?.lower ?? ""];
-  if (participle !== undefined && rest[1]?.lower === "by") {
-    setValue(at + 2);
-    return { ...fact, subject, attribute: `role:${participle}`, cardinality: "single" };
-  }
-  // "is held in Vienna", "is paid by direct debit": a passive states what is done to the
-  // subject; like any verb its values add up unless a change is said ("now held in Prague").
-  if (
-    first !== undefined &&
-    isParticiple(first.lower) &&
-    PREPOSITIONS.has(rest[1]?.lower ?? "") &&
-    attributeOfValue([first.norm]) === undefined // "got married in May" states a status
-  ) {
-    setValue(at + 2);
-    // "The user's dinner is booked at Lorenz": the dinner is the attribute, as in "was moved to".
-    // (A table noun's attribute says which one the owner has: "the user's car is insured with
-    // AXA" says nothing about which car, so the car stays the subject.)
-    const thing = subject.nodes.length > 1 ? possessedAttribute(subject, false) : undefined;
-    if (thing?.attribute.startsWith("of:")) {
-      const owner = { nodes: subject.nodes.slice(0, -1) };
-      return { ...fact, subject: owner, attribute: thing.attribute, cardinality: "multi" };
-    }
-    return { ...fact, attribute: `passive:${first.norm}`, cardinality: "multi" };
-  }
-  const namesValue = first?.capitalized === true && !isOccupation(first.norm);
-  const occupation = isOccupation(readValue(words, at).words.at(-1)?.norm ?? "");
-  const possessed = possessedAttribute(subject, namesValue, occupation);
-  if (possessed) {
-    setValue(at);
-    return { ...fact, subject: { nodes: subject.nodes.slice(0, -1) }, ...possessed };
-  }
-  // "Petra is the user's boss", "Dr. Lee is Maya's dentist": the user's manager is Petra.
-  const ownerAt = rest.findIndex((word, index) => index < 3 && word.possessive);
-  if (ownerAt >= 0) {
-    const owner = readSubject(words, at);
-    const named = owner ? possessedAttribute(owner.subject, true) : undefined;
-    if (owner && named && !named.attribute.startsWith("of:") && owner.end >= words.length - 1) {
-      return {
-        ...fact,
-        subject: { nodes: owner.subject.nodes.slice(0, -1) },
-        ...named,
-        value: subjectWords(subject),
-        valueText: "",
-      };
-    }
-  }
-  // "Jane is the CEO of Acme" / "Jane is Acme's new CEO": Acme's CEO is Jane.
-  const roleAt = rest.findIndex((word, index) => index < 5 && ROLES[word.norm] !== undefined);
-  if (roleAt >= 0) {
-    const role = ROLES[rest[roleAt]!.norm]!;
-    const of = rest[roleAt + 1]?.lower === "of" ? readSubject(words, at + roleAt + 2) : undefined;
-    const owner = rest.slice(0, roleAt).findLast((word) => word.possessive)
-      ? readSubject(words, at)
-      : undefined;
-    const org =
-      of?.subject ??
-      (owner
-        ? { nodes: owner.subject.nodes.filter((node) => node.name !== undefined || node.self) }
-        : undefined);
-    if (org && org.nodes.length > 0) {
-      return {
-        ...fact,
-        subject: org,
-        attribute: `role:${role}`,
-        cardinality: "single",
-        value: subjectWords(subject),
-        valueText: "",
-      };
-    }
-  }
-  const value = setValue(at);
-  const valueNorms = value.words.map((word) => word.norm);
-  const head = valueNorms.at(-1);
-  if (head !== undefined && isOccupation(head) && !value.words.at(-1)!.capitalized) {
-    return { ...fact, attribute: "job_title", cardinality: "single" };
-  }
-  const implied = attributeOfValue(valueNorms);
-  if (implied) return { ...fact, ...single(implied) };
-  if (
-    /^\d+$/u.test(value.words[0]?.lower ?? "") &&
-    (value.words.length === 1 || /^(year|yr)/u.test(value.words[1]!.lower))
-  ) {
-    return { ...fact, attribute: "age", cardinality: "single" };
-  }
-  const named = head === undefined ? undefined : attributeOfNoun([head]);
-  if (named && value.words[0] && /^(on|with|in|at)$/u.test(value.words[0].lower))
-    return { ...fact, ...single(named) };
-  return { ...fact, attribute: "be", cardinality: "multi" };
-}
-
-// -ing words after "is" that describe rather than act ("is outgoing", "is interesting").
-const ING_ADJECTIVES = new Set([
-  "amazing",
-  "interesting",
-  "boring",
-  "outgoing",
-  "willing",
-  "caring",
-  "loving",
-  "charming",
-  "easygoing",
-  "exciting",
-  "annoying",
-  "missing",
-  "pending",
-  "ongoing",
-  "upcoming",
-  "being",
-]);
-
-function isProgressive(lower: string): boolean {
-  return /^[a-z]{2,}ing$/u.test(lower) && lower.length > 5 && !ING_ADJECTIVES.has(lower);
-}
-
-const IRREGULAR_PARTICIPLES = new Set([
-  "held",
-  "paid",
-  "built",
-  "led",
-  "run",
-  "made",
-  "kept",
-  "taught",
-  "given",
-  "written",
-  "sold",
-  "done",
-  "known",
-  "grown",
-  "chosen",
-  "driven",
-  "shown",
-  "sent",
-  "brought",
-  "bought",
-  "hosted",
-]);
-
-/** A past participle ("watered", "held"); "-ed" words of four letters or fewer are not ("red", "bed"). */
-function isParticiple(lower: string): boolean {
-  return IRREGULAR_PARTICIPLES.has(lower) || (/ed$/u.test(lower) && lower.length > 4);
-}
-
-/** Verbs of intention, stemmed: what follows "to" is the intention ("decided not to move"). */
-const INTENTIONS = new Set([
-  "plan",
-  "intend",
-  "want",
-  "hope",
-  "decid",
-  "aim",
-  "wish",
-  "go",
-  "expect",
-]);
-
-/** Whether the word after "do" starts its object ("does yoga") rather than a verb ("does like"). */
-function doesObject(word: FactWord): boolean {
-  const lower = word.lower;
-  if (NEGATIONS.has(lower) || ADVERBS.has(lower) || /n't$/u.test(word.raw)) return false;
-  if (isIrregularVerb(lower) || isCommonVerb(word.norm)) return false;
-  return true;
-}
-
-/**
- * Whether the words at `at` start a circumstance, not an object: a conjunction ("and I'm now"),
- * or a time ("in January", "last year", "after the summer"); "on Pennywise" is an object.
- */
-function startsCircumstance(words: readonly FactWord[], at: number): boolean {
-  const first = words[at]?.lower;
-  if (first === undefined) return false;
-  if (/^(and|but|because|since|last|this|after|before|when)$/u.test(first)) return true;
-  const second = words[at + 1]?.lower ?? "";
-  return PREPOSITIONS.has(first) && TIME_NOUN.test(second);
-}
-
-const TIME_NOUN =
-  /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|autumn|fall|winter|\d{4}|last|early|late)$/u;
-
-const ENDING_PARTICLES = new Set(["away", "off", "up", "out", "back"]);
-
-const COMMUTE_VERBS = new Set(["take", "drive", "cycl", "bike", "walk", "ride", "commut", "run"]);
-const COMMUTE_GOALS = new Set(["work", "office", "job"]);
-
-/**
- * How someone gets to work ("takes the bus to work", "cycles to work", "drives to the office"):
- * the way, as one word ("bu", "cycl"), or undefined when the predicate is no commute.
- */
-function readCommute(words: readonly FactWord[], at: number): string | undefined {
-  const verb = words[at]?.norm ?? "";
-  if (!COMMUTE_VERBS.has(verb)) return undefined;
-  const to = words.findIndex((word, index) => index > at && index <= at + 6 && word.lower === "to");
-  const goal = words.slice(to + 1, to + 3).find((word) => !VALUE_NOISE.has(word.lower));
-  if (to < 0 || goal === undefined || !COMMUTE_GOALS.has(goal.norm)) return undefined;
-  if (verb !== "take") return verb;
-  // "takes the train from Reading to work": the vehicle is the object of "take"
-  return words.slice(at + 1, to).find((word) => !VALUE_NOISE.has(word.lower))?.norm;
 }
