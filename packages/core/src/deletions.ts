@@ -1,4 +1,5 @@
 import {
+  assertNotCollectionKey,
   assertNotVersionKey,
   type DeleteFilter,
   type DeleteReport,
@@ -32,6 +33,7 @@ export async function forgetEntry(
 ): Promise<boolean> {
   const namespace = validateNamespace(options.namespace);
   const name = validateKey(key);
+  assertNotCollectionKey(name, "forget");
   // Forgetting a fact forgets what it used to say too: its kept versions go in the same batch.
   const versions = await versionsToForget(context, namespace, name);
   const result = await context.driver.write({
@@ -85,6 +87,7 @@ export async function markSuperseded(
   // Versions belong to their key's history: only store makes and replaces them.
   assertNotVersionKey(old, "oldKey");
   assertNotVersionKey(newer, "newKey");
+  assertNotCollectionKey(old, "mark superseded");
   const result = await context.driver.write({
     upserts: [],
     supersessions: [{ namespace, key: old, supersededBy: newer }],

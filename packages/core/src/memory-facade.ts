@@ -25,6 +25,10 @@ import {
   type ReindexOptions,
   type StoreInput,
 } from "@memory/api";
+import { recallWithCollections } from "./collections/collection-recall.js";
+import type { JobStateAccess } from "./collections/collection-state.js";
+import { COLLECTION_WRITER, type CollectionWriter } from "./collections/collection-writer.js";
+import { readCollectionFragments, removeCollectionFragments } from "./collections/fragments.js";
 import * as deletions from "./deletions.js";
 import { assertCompleteDriver } from "./driver-check.js";
 import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
@@ -190,10 +194,26 @@ export class MemoryFacade implements Memory {
 
   recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     return this.#use(async (context) => {
-      const found = await context.engine.recall(query, options);
+      const jobs: JobStateAccess = this;
+      const found = await recallWithCollections(
+        (text, engineOptions) => context.engine.recall(text, engineOptions),
+        jobs,
+        query,
+        options,
+      );
       const { driver } = context;
       return driver.supplementRecall ? driver.supplementRecall(query, options, found) : found;
     });
+  }
+
+  /** The indexer's access to collection fragments (see `collectionWriterOf`). */
+  [COLLECTION_WRITER](): CollectionWriter {
+    return {
+      read: (namespace, keys) =>
+        this.#use((context) => readCollectionFragments(context, namespace, keys)),
+      remove: (namespace, keys) =>
+        this.#use((context) => removeCollectionFragments(context, namespace, keys)),
+    };
   }
 
   list(options: ListOptions = {}): Promise<MemoryEntry[]> {

@@ -1,0 +1,103 @@
+import {
+  isCollectionKey,
+  type MemoryEntry,
+  parseCollectionKey,
+  type RecallOptions,
+  validateCollectionsOption,
+  validateLimit,
+} from "@memory/api";
+import {
+  type CollectionDefinition,
+  contextFor,
+  type IndexedNote,
+  type JobStateAccess,
+  manifestShard,
+  readManifestShard,
+  readStoredCollections,
+} from "./collection-state.js";
+
+// Rounds of a filtered recall: each asks for FILTER_GROWTH times more results than the last,
+// until enough pass the filter or the engine has no more to give.
+const FILTER_ROUNDS = 4;
+const FILTER_GROWTH = 4;
+const RECALL_LIMIT_MAX = 10_000;
+
+type Recall = (query: string, options: RecallOptions) => Promise<MemoryEntry[]>;
+
+/**
+ * Recall with the `collections` choice: memory and every collection (the default), memory only
+ * (`false`) or memory and the named collections. The choice filters the engine's ranked results
+ * (the engine is not told about collections), asking for more until the limit is filled; every
+ * collection result then gets its `source` (from its key) with the note's title and context.
+ */
+export async function recallWithCollections(
+  recall: Recall,
+  jobs: JobStateAccess,
+  query: string,
+  options: RecallOptions,
+): Promise<MemoryEntry[]> {
+  const { collections: choice, ...engineOptions } = options;
+  const chosen = validateCollectionsOption(choice);
+  let found: MemoryEntry[];
+  if (chosen === undefined || chosen === true) found = await recall(query, engineOptions);
+  else found = await filteredRecall(recall, query, engineOptions, chosen === false ? [] : chosen);
+  return found.some((entry) => isCollectionKey(entry.key)) ? withSources(jobs, found) : found;
+}
+
+async function filteredRecall(
+  recall: Recall,
+  query: string,
+  options: RecallOptions,
+  allowed: readonly string[],
+): Promise<MemoryEntry[]> {
+  const wanted = validateLimit(options.limit, 5);
+  const keep = (entry: MemoryEntry) => {
+    const parts = isCollectionKey(entry.key) ? parseCollectionKey(entry.key) : undefined;
+    return parts ? allowed.includes(parts.collection) : !isCollectionKey(entry.key);
+  };
+  let asked = Math.min(RECALL_LIMIT_MAX, Math.max(wanted * FILTER_GROWTH, wanted + 20));
+  let kept: MemoryEntry[] = [];
+  for (let round = 0; round < FILTER_ROUNDS && wanted > 0; round++) {
+    const found = await recall(query, { ...options, limit: asked });
+    kept = found.filter(keep);
+    if (kept.length >= wanted || found.length < asked || asked === RECALL_LIMIT_MAX) break;
+    asked = Math.min(RECALL_LIMIT_MAX, asked * FILTER_GROWTH);
+  }
+  return kept.slice(0, wanted);
+}
+
+/** Adds `source` (collection, path, lines, title, context) to each collection result. */
+async function withSources(jobs: JobStateAccess, found: MemoryEntry[]): Promise<MemoryEntry[]> {
+  const definitions = await readStoredCollections(jobs);
+  const shards = new Map<string, Promise<Record<string, IndexedNote>>>();
+  const noteOf = (collection: string, path: string) => {
+    const shard = manifestShard(path);
+    const id = `${collection}\u0000${shard}`;
+    let notes = shards.get(id);
+    if (!notes) {
+      notes = readManifestShard(jobs, collection, shard);
+      shards.set(id, notes);
+    }
+    return notes.then((loaded) => loaded[path]);
+  };
+  return Promise.all(
+    found.map(async (entry) => {
+      const parts = parseCollectionKey(entry.key);
+      if (!parts) return entry;
+      const note = await noteOf(parts.collection, parts.path);
+      const definition: CollectionDefinition | undefined = definitions[parts.collection];
+      const context = definition ? contextFor(definition, parts.path) : undefined;
+      return {
+        ...entry,
+        source: {
+          path: parts.path,
+          startLine: parts.startLine,
+          endLine: parts.endLine,
+          collection: parts.collection,
+          ...(note ? { title: note.title, contentType: note.contentType } : {}),
+          ...(context ? { context } : {}),
+        },
+      };
+    }),
+  );
+}
