@@ -31,6 +31,9 @@ export interface CollectionDefinition {
 export interface IndexedNote {
   /** SHA-256 of the file's bytes. */
   hash: string;
+  /** Size and modification time when read: the same pair means unchanged, without reading. */
+  size?: number;
+  mtimeMs?: number;
   title: string;
   contentType: string;
   /** The fragments' line ranges (each one entry, keyed by `collectionKey`). */

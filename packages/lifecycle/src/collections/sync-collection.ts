@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { realpath } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
+import path from "node:path";
 import {
   collectionKey,
   type ImportEntry,
@@ -81,31 +82,45 @@ export async function syncCollection(
     const indexed = await readManifest(memory, definition.name);
     const seen = new Set<string>();
     const pending: PendingNote[] = [];
+    const retimed: { path: string; note: IndexedNote }[] = [];
     for await (const item of walkNotes(definition.path, pattern)) {
       if ("problem" in item) {
         report.problems.push(item.problem);
         continue;
       }
       const relative = item.note;
+      seen.add(relative);
+      const before = indexed.get(relative);
+      const stats = await stat(path.join(definition.path, relative)).catch(() => undefined);
+      // A note whose size and modification time are the ones it was read with is not read again
+      // (a one-shot recall checks a 10,000-note folder this way); any other is read and hashed.
+      if (before && stats && before.size === stats.size && before.mtimeMs === stats.mtimeMs) {
+        report.notes++;
+        report.unchanged++;
+        continue;
+      }
       const read = await readNote(
         definition.path,
         relative,
         options.maxNoteBytes ?? MAX_NOTE_BYTES,
       );
-      seen.add(relative);
       if ("problem" in read) {
         report.problems.push(read.problem);
         continue;
       }
       report.notes++;
-      const before = indexed.get(relative);
+      const seenAs = stats ? { size: stats.size, mtimeMs: stats.mtimeMs } : {};
       if (before?.hash === read.hash) {
         report.unchanged++;
+        // Touched but not changed: only the size and time are recorded, nothing is re-embedded.
+        retimed.push({ path: relative, note: { ...before, ...seenAs } });
         continue;
       }
       if (before) report.changed++;
       else report.added++;
-      pending.push(cutNote(definition, relative, read.text, read.hash, report.problems));
+      const note = cutNote(definition, relative, read.text, read.hash, report.problems);
+      Object.assign(note.note, seenAs);
+      pending.push(note);
     }
     options.signal?.throwIfAborted();
     const gone = [...indexed.keys()].filter((relative) => !seen.has(relative));
@@ -122,7 +137,7 @@ export async function syncCollection(
       indexed.delete(relative);
       touched.add(manifestShard(relative));
     }
-    for (const { path: relative, note } of pending) {
+    for (const { path: relative, note } of [...retimed, ...pending]) {
       indexed.set(relative, note);
       touched.add(manifestShard(relative));
     }
@@ -134,8 +149,8 @@ export async function syncCollection(
   }
 }
 
-function key(definition: CollectionDefinition, path: string, startLine: number, endLine: number) {
-  return collectionKey({ collection: definition.name, path, startLine, endLine });
+function key(definition: CollectionDefinition, note: string, startLine: number, endLine: number) {
+  return collectionKey({ collection: definition.name, path: note, startLine, endLine });
 }
 
 /** The folder must still be the one the collection was defined with (not moved, not a link). */
