@@ -5,6 +5,7 @@ import { type ChatModel, ConfigError, type Memory, type MemoryConfig } from "@me
 import { defaultConfig } from "@memory/core";
 import { resolveChatModel } from "@memory/embeddings";
 import {
+  collectionsFromConfig,
   configuredJobs,
   JobScheduler,
   type JobSchedulerOptions,
@@ -116,6 +117,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   assertSafeAuth(settings);
 
   const config = options.config ?? defaultConfig();
+  // Checked before anything opens: a bad [collections.*] table fails the start with its name.
+  const configured = collectionsFromConfig(config);
   // Resolved once (nothing is loaded or called yet) and shared by the routes, MCP and the jobs;
   // before the memory opens, so a bad chat_provider leaves nothing open.
   const chatModel =
@@ -153,6 +156,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       conflictThreshold: config.memory.conflict_threshold,
       rememberRetries: config.memory.remember_retries,
     },
+    collections: { configured, roots: settings.collectionRoots },
     ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;

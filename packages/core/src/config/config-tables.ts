@@ -36,6 +36,7 @@ export const CONFIG_TABLE_KEYS = {
     "mcp",
     "access_log",
     "workers",
+    "collection_roots",
   ],
   // `[collections.<name>]`: one table per collection; these are the keys of each (the names
   // are the collections'). `@memory/lifecycle`'s `collectionsFromConfig` validates the values.
