@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { json, Workspace } from "./helpers/run-memory.js";
+import { BIN, cleanEnv, json, requireBuiltCli, Workspace } from "./helpers/run-memory.js";
 
 interface SyncReport {
   collection: string;
@@ -104,5 +105,43 @@ describe("memory collection", () => {
     const forget = await ws.run(["forget", "collection:notes:decisions/0001-postgres.md#L1-3"]);
     expect(forget.code).not.toBe(0);
     expect(forget.stderr).toContain("edit or delete that file");
+  });
+});
+
+describe("memory worker", () => {
+  it("indexes the collections at start and re-indexes a folder after a change", async () => {
+    requireBuiltCli();
+    const child = spawn(process.execPath, [BIN, "worker", "--json"], {
+      cwd: ws.dir,
+      env: cleanEnv(ws.dir),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // `count` never syncs (recall would): what it sees is the worker's doing.
+    const fragments = async () =>
+      json<{ count: number }>(await ws.run(["count", "--category", "handbook", "--json"])).count;
+    const waitFor = async (check: (count: number) => boolean) => {
+      for (let attempt = 0; attempt < 600; attempt++) {
+        const count = await fragments();
+        if (check(count)) return count;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`the worker did not index in time; its stderr:\n${stderr}`);
+    };
+    try {
+      const first = await waitFor((count) => count > 0);
+      writeFileSync(
+        ws.file("handbook/holidays.md"),
+        "# Holidays\n\nBook holidays in the shared calendar at least two weeks ahead.\n",
+      );
+      await waitFor((count) => count > first);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited, stderr).toBe(0);
   });
 });

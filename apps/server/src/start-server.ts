@@ -5,6 +5,8 @@ import { type ChatModel, ConfigError, type Memory, type MemoryConfig } from "@me
 import { defaultConfig } from "@memory/core";
 import { resolveChatModel } from "@memory/embeddings";
 import {
+  CollectionWatcher,
+  type CollectionWatcherOptions,
   collectionsFromConfig,
   configuredJobs,
   JobScheduler,
@@ -40,6 +42,12 @@ export interface StartServerOptions extends ServerSettingsOverrides {
    * (clock, sleep, tick, jobs: for tests and embedders).
    */
   jobs?: boolean | Partial<Omit<JobSchedulerOptions, "memory">>;
+  /**
+   * Keep the collections fresh in this process: sync them at start, then watch their folders
+   * (debounced). Default: on when the server opens the memory, off when `memory` is passed in;
+   * an object turns it on with watcher overrides (timers, for tests).
+   */
+  watchCollections?: boolean | Omit<CollectionWatcherOptions, "configured">;
   /**
    * The chat model of `POST /v1/remember`, the MCP tool `memory_remember` and the jobs that need
    * one (curate, transcripts). Default: what `chat_provider` resolves to (`resolveChatModel`),
@@ -202,6 +210,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     }
   }
 
+  const watching = options.watchCollections ?? owned;
+  let watcher: CollectionWatcher | undefined;
+  if (watching !== false) {
+    watcher = new CollectionWatcher(served, {
+      onError: (error) =>
+        logger.warn(`collections: ${error instanceof Error ? error.message : String(error)}`),
+      onSync: (reports) => {
+        for (const report of reports)
+          if (report.error || report.problems.length > 0)
+            logger.warn(
+              `collection ${report.collection}: ${report.error?.message ?? `${report.problems.length} file problem(s); \`memory collection sync ${report.collection}\` lists them`}`,
+            );
+      },
+      ...(watching === true ? {} : watching),
+      configured,
+    });
+    // The first sync of a large folder takes a while: the server answers meanwhile.
+    void watcher.start();
+  }
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -222,6 +250,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       }
       clearTimeout(timer);
       await scheduler?.stop();
+      await watcher?.close();
       try {
         await served.flush({ timeoutMs: settings.shutdownTimeoutMs });
       } catch (error) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultConfig } from "@memory/core";
 import { createSqliteMemory } from "@memory/sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startTestServer, TOKEN_A, TOKEN_B } from "./helpers.js";
 
 let dir: string;
@@ -122,5 +122,52 @@ describe("collections over HTTP", () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error.message).toContain("edit or delete that file");
+  });
+});
+
+describe("the server keeps collections fresh", () => {
+  it("syncs at start and after a change, once the debounce timer fires", async () => {
+    const timers: { callback: () => void; ms: number; live: boolean }[] = [];
+    const config = defaultConfig();
+    config.collections = { handbook: { path: path.join(roots, "team") } };
+    const test = await startTestServer({
+      memory: createSqliteMemory({ path: path.join(dir, "brain.db") }),
+      config,
+      watchCollections: {
+        debounceMs: 250,
+        schedule: (callback, ms) => {
+          const timer = { callback, ms, live: true };
+          timers.push(timer);
+          return { cancel: () => void (timer.live = false) };
+        },
+      },
+    });
+    const recall = async (query: string) =>
+      (await test.call("POST", "/v1/recall", { body: { query } })).body.results as {
+        source?: { path: string };
+      }[];
+    await vi.waitFor(
+      async () => expect((await recall("pager queue depth"))[0]?.source?.path).toBe("runbook.md"),
+      {
+        timeout: 20_000,
+      },
+    );
+    writeFileSync(
+      path.join(roots, "team", "oncall.md"),
+      "# On-call swaps\n\nSwap on-call shifts in the rota spreadsheet and tell the team lead.\n",
+    );
+    const debounce = () => timers.filter((timer) => timer.live && timer.ms === 250);
+    await vi.waitFor(() => expect(debounce().length).toBeGreaterThan(0), { timeout: 20_000 });
+    for (const timer of debounce()) {
+      timer.live = false;
+      timer.callback();
+    }
+    await vi.waitFor(
+      async () =>
+        expect((await recall("on-call shifts rota spreadsheet"))[0]?.source?.path).toBe(
+          "oncall.md",
+        ),
+      { timeout: 20_000 },
+    );
   });
 });

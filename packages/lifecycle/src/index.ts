@@ -30,6 +30,13 @@ export type {
   CollectionProblemCode,
   CollectionSyncReport,
 } from "./collections/collection-types.js";
+export {
+  CollectionWatcher,
+  type CollectionWatcherOptions,
+  WATCH_DEBOUNCE_MS,
+  WATCH_REFRESH_MS,
+  type WatchTimer,
+} from "./collections/collection-watcher.js";
 export { CONTENT_TYPES, type ContentType, parseFrontmatter } from "./collections/frontmatter.js";
 export {
   removeCollection,
