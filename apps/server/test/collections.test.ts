@@ -138,7 +138,11 @@ describe("the server keeps collections fresh", () => {
         schedule: (callback, ms) => {
           const timer = { callback, ms, live: true };
           timers.push(timer);
-          return { cancel: () => void (timer.live = false) };
+          return {
+            cancel: () => {
+              timer.live = false;
+            },
+          };
         },
       },
     });

@@ -87,8 +87,16 @@ function oneLine(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 
+/** What a line names its entry by: its key, or for a collection's note its file, lines and title. */
+function entryLabel(entry: MemoryEntry): string {
+  const source = entry.source;
+  if (!source?.collection) return entry.key;
+  const title = source.title ? ` "${source.title}"` : "";
+  return `${source.path}:${source.startLine}-${source.endLine}${title}`;
+}
+
 function formatLine(entry: MemoryEntry, maxEntryChars: number): string {
-  return `- [${entry.category}] ${entry.key}: ${oneLine(entry.content, maxEntryChars)}`;
+  return `- [${entry.category}] ${entryLabel(entry)}: ${oneLine(entry.content, maxEntryChars)}`;
 }
 
 /** The text of an entry as the user said it: speaker labels ("User: ...") left out, one line each. */

@@ -2,7 +2,13 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MemoryError } from "@memory/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { addCollection, listCollections, removeCollection, syncCollections } from "../src/index.js";
+import {
+  addCollection,
+  buildMemoryContext,
+  listCollections,
+  removeCollection,
+  syncCollections,
+} from "../src/index.js";
 import { countingEmbedder, DECISION, writeStandardNotes } from "./support/collection-fixture.js";
 import { type StoreOptions, storeFactory } from "./support/stores.js";
 
@@ -178,5 +184,21 @@ describe.each([
     expect(await memory.count()).toBe(1);
     expect(readFileSync(path.join(root, "decisions/0007-cache.md"), "utf8")).toBe(DECISION);
     expect(await listCollections(memory)).toEqual([]);
+  });
+});
+
+describe("collections in the memory context", () => {
+  it("names a note by its path, lines and title", async () => {
+    const memory = stores.sqlite();
+    const root = stores.tempDir();
+    writeStandardNotes(root);
+    await addCollection(memory, { name: "notes", path: root });
+    await syncCollections(memory);
+    const context = await buildMemoryContext(
+      memory,
+      "How do we handle the hot cache after a write?",
+    );
+    expect(context.text).toContain("- [notes] decisions/0007-cache.md:");
+    expect(context.text).toContain('"Cache invalidation decision": ');
   });
 });
