@@ -197,6 +197,7 @@ export class MemoryFacade implements Memory {
       const jobs: JobStateAccess = this;
       const found = await recallWithCollections(
         (text, engineOptions) => context.engine.recall(text, engineOptions),
+        (countOptions) => reads.countEntries(context, countOptions),
         jobs,
         query,
         options,

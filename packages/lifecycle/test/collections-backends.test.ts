@@ -91,6 +91,19 @@ describe.each([
       categories: ["notes"],
     });
     expect(byCategory.map((entry) => entry.key)).toEqual(["collection:notes:ficus.md#L1-1"]);
+    // A custom category: no exact category filter exists, the ranked results are filtered.
+    await memory.store({
+      key: "feed",
+      content: "Feed the ficus plant in spring",
+      category: "garden",
+    });
+    const withCustom = await memory.recall("ficus plant", {
+      limit: 5,
+      minScore: 0,
+      mode: "bm25",
+      collections: false,
+    });
+    expect(withCustom.map((entry) => entry.key).sort()).toEqual(["fact", "feed"]);
     const otherNamespace = await memory.recall("ficus plant", {
       namespace: "elsewhere",
       minScore: 0,

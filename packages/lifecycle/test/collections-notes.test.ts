@@ -13,11 +13,11 @@ describe("note fragments", () => {
     const ranges = noteFragments(lines, 5).map((f) => [f.startLine, f.endLine]);
     // Whole body, "# ADR 7" preamble dropped (small), Context, Decision, the list, the code block.
     expect(ranges).toEqual([
-      [6, 21],
+      [6, 22],
       [8, 11],
-      [13, 21],
+      [13, 22],
       [15, 16],
-      [18, 21],
+      [18, 22],
     ]);
     for (const fragment of noteFragments(lines, 5))
       expect(fragment.text).toBe(lines.slice(fragment.startLine - 1, fragment.endLine).join("\n"));

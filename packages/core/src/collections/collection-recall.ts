@@ -1,4 +1,6 @@
 import {
+  type CountOptions,
+  DEFAULT_NAMESPACE,
   isCollectionKey,
   type MemoryEntry,
   parseCollectionKey,
@@ -16,13 +18,19 @@ import {
   readStoredCollections,
 } from "./collection-state.js";
 
-// Rounds of a filtered recall: each asks for FILTER_GROWTH times more results than the last,
-// until enough pass the filter or the engine has no more to give.
-const FILTER_ROUNDS = 4;
-const FILTER_GROWTH = 4;
+// Rounds of a filtered recall: the first asks for FILTER_FIRST times the limit (at least
+// FILTER_MIN), each next one FILTER_GROWTH times more, until enough pass the filter or the
+// engine has no more to give. Few, large rounds: each round is a whole recall.
+const FILTER_ROUNDS = 3;
+const FILTER_FIRST = 10;
+const FILTER_MIN = 50;
+const FILTER_GROWTH = 8;
 const RECALL_LIMIT_MAX = 10_000;
 
 type Recall = (query: string, options: RecallOptions) => Promise<MemoryEntry[]>;
+type Count = (options: CountOptions) => Promise<number>;
+
+const BUILT_IN_CATEGORIES = ["core", "daily", "conversation"];
 
 /**
  * Recall with the `collections` choice: memory and every collection (the default), memory only
@@ -32,6 +40,7 @@ type Recall = (query: string, options: RecallOptions) => Promise<MemoryEntry[]>;
  */
 export async function recallWithCollections(
   recall: Recall,
+  count: Count,
   jobs: JobStateAccess,
   query: string,
   options: RecallOptions,
@@ -40,8 +49,49 @@ export async function recallWithCollections(
   const chosen = validateCollectionsOption(choice);
   let found: MemoryEntry[];
   if (chosen === undefined || chosen === true) found = await recall(query, engineOptions);
-  else found = await filteredRecall(recall, query, engineOptions, chosen === false ? [] : chosen);
+  else {
+    const allowed = chosen === false ? [] : chosen;
+    const categories = await categoriesWithout(count, jobs, engineOptions, allowed);
+    if (categories?.length === 0) found = [];
+    else if (categories)
+      found = await filteredRecall(recall, query, { ...engineOptions, categories }, allowed);
+    else found = await filteredRecall(recall, query, engineOptions, allowed);
+  }
   return found.some((entry) => isCollectionKey(entry.key)) ? withSources(jobs, found) : found;
+}
+
+/**
+ * The category filter that leaves out the collections not chosen, when one says it exactly: the
+ * caller's categories minus those collections, or, when the namespace holds only built-in
+ * categories besides its collections (a few counts tell), the built-ins plus the chosen
+ * collections. Undefined when no filter is exact (custom categories): results are filtered then.
+ */
+async function categoriesWithout(
+  count: Count,
+  jobs: JobStateAccess,
+  options: RecallOptions,
+  allowed: readonly string[],
+): Promise<string[] | undefined> {
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const definitions = Object.values(await readStoredCollections(jobs)).filter(
+    (definition) => definition.namespace === namespace,
+  );
+  const excluded = new Set(
+    definitions.map((definition) => definition.name).filter((name) => !allowed.includes(name)),
+  );
+  if (options.categories) return options.categories.filter((category) => !excluded.has(category));
+  if (excluded.size === 0) return undefined;
+  const kept = [
+    ...BUILT_IN_CATEGORIES,
+    ...definitions.map((d) => d.name).filter((name) => !excluded.has(name)),
+  ];
+  const every = { namespace, includeSuperseded: true };
+  const [total, ...parts] = await Promise.all([
+    count(every),
+    ...[...kept, ...excluded].map((category) => count({ ...every, categories: [category] })),
+  ]);
+  const known = parts.reduce((sum, part) => sum + part, 0);
+  return total === known ? kept : undefined;
 }
 
 async function filteredRecall(
@@ -55,7 +105,7 @@ async function filteredRecall(
     const parts = isCollectionKey(entry.key) ? parseCollectionKey(entry.key) : undefined;
     return parts ? allowed.includes(parts.collection) : !isCollectionKey(entry.key);
   };
-  let asked = Math.min(RECALL_LIMIT_MAX, Math.max(wanted * FILTER_GROWTH, wanted + 20));
+  let asked = Math.min(RECALL_LIMIT_MAX, Math.max(wanted * FILTER_FIRST, FILTER_MIN));
   let kept: MemoryEntry[] = [];
   for (let round = 0; round < FILTER_ROUNDS && wanted > 0; round++) {
     const found = await recall(query, { ...options, limit: asked });

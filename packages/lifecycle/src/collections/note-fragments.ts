@@ -6,7 +6,7 @@ export interface NoteFragment {
 }
 
 /** Fragments with fewer visible characters are dropped (a bare heading, a one-word list). */
-export const MIN_FRAGMENT_CHARS = 60;
+export const MIN_FRAGMENT_CHARS = 120;
 /** Longer fragments are cut at paragraph breaks (then at line breaks) into pieces this long. */
 export const MAX_FRAGMENT_CHARS = 3000;
 

@@ -52,6 +52,7 @@ Agents saw memories they had just forgotten, which broke trust in the tool.
 \`\`\`ts
 engine.invalidate(namespace); // after every write batch
 cache.expireAfter(recallCacheTtlSeconds * 1000);
+logger.debug("recall cache invalidated", { namespace, reason: "write" });
 \`\`\`
 `;
 
