@@ -79,10 +79,16 @@ describe("collections: walk rules and bad input", () => {
     expect(await memory.list({ categories: ["notes"] })).toEqual(before);
   });
 
-  it("reads a vanished file as a per-file problem", async () => {
+  it("reads a vanished file or a swapped-in link as a per-file problem", async () => {
     const root = stores.tempDir();
     const read = await readNote(root, "gone.md", 1024);
     expect(read).toMatchObject({ problem: { path: "gone.md", code: "UNREADABLE" } });
+    // A note swapped for a link after the walk saw it is refused, never followed.
+    writeNotes(root, { "real.md": "# Real" });
+    symlinkSync(path.join(root, "real.md"), path.join(root, "swapped.md"));
+    expect(await readNote(root, "swapped.md", 1024)).toMatchObject({
+      problem: { path: "swapped.md", code: "SYMLINK" },
+    });
   });
 
   it("refuses a pattern that escapes the folder, with a typed error, and stores nothing", async () => {

@@ -53,8 +53,8 @@ export async function recallWithCollections(
     const allowed = chosen === false ? [] : chosen;
     const categories = await categoriesWithout(count, jobs, engineOptions, allowed);
     if (categories?.length === 0) found = [];
-    else if (categories)
-      found = await filteredRecall(recall, query, { ...engineOptions, categories }, allowed);
+    // The engine applies filters before its limit: one call, nothing to filter afterwards.
+    else if (categories) found = await recall(query, { ...engineOptions, categories });
     else found = await filteredRecall(recall, query, engineOptions, allowed);
   }
   return found.some((entry) => isCollectionKey(entry.key)) ? withSources(jobs, found) : found;
@@ -91,7 +91,9 @@ async function categoriesWithout(
     ...[...kept, ...excluded].map((category) => count({ ...every, categories: [category] })),
   ]);
   const known = parts.reduce((sum, part) => sum + part, 0);
-  return total === known ? kept : undefined;
+  if (total !== known) return undefined;
+  // Only categories that hold entries: a shorter filter is a cheaper one for the engine.
+  return kept.filter((_, index) => (parts[index] ?? 0) > 0);
 }
 
 async function filteredRecall(

@@ -6,7 +6,7 @@ export type CollectionProblemCode =
   | "BINARY"
   | "INVALID_UTF8"
   | "FRONTMATTER"
-  | "KEY_TOO_LONG";
+  | "FRAGMENT_REJECTED";
 
 /**
  * One problem of one file, with a path relative to the collection's root (and a 1-based line

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
+import { constants, open } from "node:fs/promises";
 import path from "node:path";
 import type { CollectionProblem } from "./collection-types.js";
 
@@ -25,9 +25,11 @@ export async function readNote(
   });
   let handle: import("node:fs/promises").FileHandle;
   try {
-    handle = await open(path.join(root, relative), "r");
+    // O_NOFOLLOW: a note replaced by a link between the walk and this read is refused too.
+    handle = await open(path.join(root, relative), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return fail("SYMLINK", "a symbolic link: never followed");
     return fail(
       "UNREADABLE",
       code === "EACCES" || code === "EPERM"

@@ -257,7 +257,7 @@ async function writeNotes(
     report.problems.push({
       path: note.path,
       ...(parts ? { line: parts.startLine } : {}),
-      code: "KEY_TOO_LONG",
+      code: "FRAGMENT_REJECTED",
       message: `fragment not indexed: ${rejection.message}`,
     });
     if (parts)
