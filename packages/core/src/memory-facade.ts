@@ -25,7 +25,7 @@ import {
   type ReindexOptions,
   type StoreInput,
 } from "@memory/api";
-import { recallWithCollections } from "./collections/collection-recall.js";
+import { CollectionFilterCache, recallWithCollections } from "./collections/collection-recall.js";
 import type { JobStateAccess } from "./collections/collection-state.js";
 import { COLLECTION_WRITER, type CollectionWriter } from "./collections/collection-writer.js";
 import { readCollectionFragments, removeCollectionFragments } from "./collections/fragments.js";
@@ -63,6 +63,7 @@ export class MemoryFacade implements Memory {
   #context: FacadeContext | undefined;
   #opening: Promise<FacadeContext> | undefined;
   #closed = false;
+  readonly #collectionFilters = new CollectionFilterCache();
 
   /** @throws InvalidDriverError when `driver` lacks a required member (checked once, here). */
   constructor(driver: MemoryDriver, options: MemoryFacadeOptions = {}) {
@@ -165,7 +166,10 @@ export class MemoryFacade implements Memory {
       assertOpen: () => {
         if (this.#closed) throw new MemoryClosedError(this.name);
       },
-      written: (namespace) => engine.invalidate(namespace),
+      written: (namespace) => {
+        engine.invalidate(namespace);
+        this.#collectionFilters.clear();
+      },
     };
     this.#context = context;
     // Entries an earlier process left pending (crash, kill, close timeout) are embedded without
@@ -195,10 +199,15 @@ export class MemoryFacade implements Memory {
   recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     return this.#use(async (context) => {
       const jobs: JobStateAccess = this;
+      const stages = context.driver.recallStages;
       const found = await recallWithCollections(
         (text, engineOptions) => context.engine.recall(text, engineOptions),
-        (countOptions) => reads.countEntries(context, countOptions),
-        jobs,
+        {
+          count: (countOptions) => reads.countEntries(context, countOptions),
+          jobs,
+          cache: this.#collectionFilters,
+          ...(stages.changeToken ? { changeToken: () => stages.changeToken?.() } : {}),
+        },
         query,
         options,
       );

@@ -30,6 +30,45 @@ const RECALL_LIMIT_MAX = 10_000;
 type Recall = (query: string, options: RecallOptions) => Promise<MemoryEntry[]>;
 type Count = (options: CountOptions) => Promise<number>;
 
+/**
+ * The category filters `categoriesWithout` decided, per namespace and choice, kept until the
+ * store changes: the facade clears it on its own writes, and a change token that moved (another
+ * process wrote) discards it. Without a token nothing is kept (every recall counts again).
+ */
+export class CollectionFilterCache {
+  #entries = new Map<string, string[] | undefined>();
+  #token: unknown;
+
+  async get(
+    id: string,
+    token: (() => unknown) | undefined,
+    decide: () => Promise<string[] | undefined>,
+  ): Promise<string[] | undefined> {
+    const current = await token?.();
+    if (current === undefined) return decide();
+    if (current !== this.#token) {
+      this.#entries.clear();
+      this.#token = current;
+    }
+    if (this.#entries.has(id)) return this.#entries.get(id);
+    const decided = await decide();
+    this.#entries.set(id, decided);
+    return decided;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+/** What a filtered recall needs besides the engine: counts and, optionally, a decision cache. */
+export interface CollectionRecallParts {
+  count: Count;
+  jobs: JobStateAccess;
+  cache?: CollectionFilterCache;
+  changeToken?: () => unknown;
+}
+
 const BUILT_IN_CATEGORIES = ["core", "daily", "conversation"];
 
 /**
@@ -40,18 +79,26 @@ const BUILT_IN_CATEGORIES = ["core", "daily", "conversation"];
  */
 export async function recallWithCollections(
   recall: Recall,
-  count: Count,
-  jobs: JobStateAccess,
+  parts: CollectionRecallParts,
   query: string,
   options: RecallOptions,
 ): Promise<MemoryEntry[]> {
+  const { count, jobs } = parts;
   const { collections: choice, ...engineOptions } = options;
   const chosen = validateCollectionsOption(choice);
   let found: MemoryEntry[];
   if (chosen === undefined || chosen === true) found = await recall(query, engineOptions);
   else {
     const allowed = chosen === false ? [] : chosen;
-    const categories = await categoriesWithout(count, jobs, engineOptions, allowed);
+    const decide = () => categoriesWithout(count, jobs, engineOptions, allowed);
+    const id = JSON.stringify([
+      engineOptions.namespace ?? DEFAULT_NAMESPACE,
+      engineOptions.categories,
+      allowed,
+    ]);
+    const categories = parts.cache
+      ? await parts.cache.get(id, parts.changeToken, decide)
+      : await decide();
     if (categories?.length === 0) found = [];
     // The engine applies filters before its limit: one call, nothing to filter afterwards.
     else if (categories) found = await recall(query, { ...engineOptions, categories });
