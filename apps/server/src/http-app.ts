@@ -48,6 +48,8 @@ export interface HttpAppOptions {
   chatModel?: ChatModel | null;
   /** `conflict_threshold` (consolidate) and `remember_retries` (remember) from memory.toml. */
   turnSettings?: RouteContext["turnSettings"];
+  /** memory.toml's `[collections.*]` and `[server].collection_roots` (default: none of either). */
+  collections?: RouteContext["collections"];
   /**
    * Sent as the `x-memory-worker` header of every response when set (the cluster worker's id),
    * so an operator or a test can tell which worker process answered.
@@ -122,6 +124,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
     contextDefaults: options.contextDefaults ?? {},
     chatModel: options.chatModel ?? null,
     turnSettings: options.turnSettings ?? {},
+    collections: options.collections ?? { configured: [], roots: [] },
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
     maxImportBytes: options.maxImportBytes ?? 104_857_600,
@@ -237,6 +240,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<AppEnv> {
         logger,
         chatModel: context.chatModel,
         turnSettings: context.turnSettings,
+        collections: context.collections,
         contextDefaults: context.contextDefaults,
       });
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -23,6 +23,8 @@ export interface McpServerOptions {
   chatModel?: ChatModel | null;
   /** `conflict_threshold` (memory_consolidate) and `remember_retries` (memory_remember). */
   turnSettings?: TurnSettings;
+  /** memory.toml's collections (no MCP tool manages them yet; recall searches them). */
+  collections?: OperationSettings["collections"];
   /** memory.toml's `auto_recall*` (memory_context), as `POST /v1/context` uses them. */
   contextDefaults?: OperationSettings["contextDefaults"];
 }
@@ -73,6 +75,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     logger,
     chatModel,
     turnSettings: options.turnSettings ?? {},
+    collections: options.collections ?? { configured: [], roots: [] },
     contextDefaults: options.contextDefaults ?? {},
   };
   for (const tool of MEMORY_TOOLS) {

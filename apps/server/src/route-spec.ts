@@ -90,6 +90,7 @@ export function scopeOf(input: {
     contextDefaults: context.contextDefaults,
     chatModel: context.chatModel,
     turnSettings: context.turnSettings,
+    collections: context.collections,
   };
 }
 

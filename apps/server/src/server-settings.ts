@@ -39,6 +39,11 @@ export const serverSettingsSchema = z
      * 1 serves in-process. Default: the number of cores (`os.availableParallelism()`).
      */
     workers: z.number().int().min(1).max(256).optional(),
+    /**
+     * Folders inside which `POST /v1/collections` may add a collection (symlinks resolved
+     * first); empty: collections are added with `memory collection add` on the server only.
+     */
+    collection_roots: z.array(z.string().min(1)).default([]),
   })
   .strict();
 
@@ -75,6 +80,8 @@ export interface ServerSettings {
   accessLog: boolean;
   /** Worker processes; undefined = not configured (the entry point picks the number of cores). */
   workers: number | undefined;
+  /** `collection_roots`: folders HTTP may add collections from. */
+  collectionRoots: string[];
 }
 
 /** Programmatic overrides; they win over the environment and the file. */
@@ -90,6 +97,7 @@ export interface ServerSettingsOverrides {
   mcp?: boolean;
   accessLog?: boolean;
   workers?: number;
+  collectionRoots?: string[];
 }
 
 export const MIN_TOKEN_LENGTH = 16;
@@ -234,6 +242,7 @@ export function resolveServerSettings(
     mcp: table.mcp,
     accessLog: table.access_log,
     workers: env.MEMORY_SERVER_WORKERS ? envWorkers(env.MEMORY_SERVER_WORKERS) : table.workers,
+    collectionRoots: table.collection_roots,
   };
   for (const key of [
     "host",
@@ -246,6 +255,7 @@ export function resolveServerSettings(
     "mcp",
     "accessLog",
     "workers",
+    "collectionRoots",
   ] as const) {
     const value = overrides[key];
     if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;

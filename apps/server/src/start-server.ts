@@ -5,6 +5,9 @@ import { type ChatModel, ConfigError, type Memory, type MemoryConfig } from "@me
 import { defaultConfig } from "@memory/core";
 import { resolveChatModel } from "@memory/embeddings";
 import {
+  CollectionWatcher,
+  type CollectionWatcherOptions,
+  collectionsFromConfig,
   configuredJobs,
   JobScheduler,
   type JobSchedulerOptions,
@@ -39,6 +42,12 @@ export interface StartServerOptions extends ServerSettingsOverrides {
    * (clock, sleep, tick, jobs: for tests and embedders).
    */
   jobs?: boolean | Partial<Omit<JobSchedulerOptions, "memory">>;
+  /**
+   * Keep the collections fresh in this process: sync them at start, then watch their folders
+   * (debounced). Default: on when the server opens the memory, off when `memory` is passed in;
+   * an object turns it on with watcher overrides (timers, for tests).
+   */
+  watchCollections?: boolean | Omit<CollectionWatcherOptions, "configured">;
   /**
    * The chat model of `POST /v1/remember`, the MCP tool `memory_remember` and the jobs that need
    * one (curate, transcripts). Default: what `chat_provider` resolves to (`resolveChatModel`),
@@ -116,6 +125,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   assertSafeAuth(settings);
 
   const config = options.config ?? defaultConfig();
+  // Checked before anything opens: a bad [collections.*] table fails the start with its name.
+  const configured = collectionsFromConfig(config);
   // Resolved once (nothing is loaded or called yet) and shared by the routes, MCP and the jobs;
   // before the memory opens, so a bad chat_provider leaves nothing open.
   const chatModel =
@@ -153,6 +164,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       conflictThreshold: config.memory.conflict_threshold,
       rememberRetries: config.memory.remember_retries,
     },
+    collections: { configured, roots: settings.collectionRoots },
     ...(options.workerId !== undefined ? { workerId: options.workerId } : {}),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -198,6 +210,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     }
   }
 
+  const watching = options.watchCollections ?? owned;
+  let watcher: CollectionWatcher | undefined;
+  if (watching !== false) {
+    watcher = new CollectionWatcher(served, {
+      onError: (error) =>
+        logger.warn(`collections: ${error instanceof Error ? error.message : String(error)}`),
+      onSync: (reports) => {
+        for (const report of reports)
+          if (report.error || report.problems.length > 0)
+            logger.warn(
+              `collection ${report.collection}: ${report.error?.message ?? `${report.problems.length} file problem(s); \`memory collection sync ${report.collection}\` lists them`}`,
+            );
+      },
+      ...(watching === true ? {} : watching),
+      configured,
+    });
+    // The first sync of a large folder takes a while: the server answers meanwhile.
+    void watcher.start();
+  }
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -218,6 +250,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       }
       clearTimeout(timer);
       await scheduler?.stop();
+      await watcher?.close();
       try {
         await served.flush({ timeoutMs: settings.shutdownTimeoutMs });
       } catch (error) {

@@ -1,4 +1,15 @@
 export {
+  assertNotCollectionKey,
+  COLLECTION_KEY_PREFIX,
+  COLLECTION_NAME_PATTERN,
+  type CollectionKeyParts,
+  collectionKey,
+  isCollectionKey,
+  parseCollectionKey,
+  validateCollectionName,
+  validateCollectionsOption,
+} from "./collection-keys.js";
+export {
   MEMORY_SETTING_KEYS,
   type MemoryConfig,
   type MemorySettings,

@@ -1,4 +1,5 @@
 import {
+  assertNotCollectionKey,
   assertNotVersionKey,
   type DeleteFilter,
   type DeleteReport,
@@ -34,6 +35,7 @@ export async function forgetEntry(
 ): Promise<boolean> {
   const namespace = validateNamespace(options.namespace);
   const name = validateKey(key);
+  assertNotCollectionKey(name, "forget");
   // Forgetting a fact forgets what it used to say too: its kept versions go in the same batch.
   const versions = await versionsToForget(context, namespace, name);
   const result = await context.driver.write({
@@ -87,6 +89,7 @@ export async function markSuperseded(
   // Versions belong to their key's history: only store makes and replaces them.
   assertNotVersionKey(old, "oldKey");
   assertNotVersionKey(newer, "newKey");
+  assertNotCollectionKey(old, "mark superseded");
   const result = await context.driver.write({
     upserts: [],
     supersessions: [

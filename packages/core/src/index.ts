@@ -32,6 +32,27 @@ export {
   likeFallbackKeywords,
 } from "./algorithms/search-terms.js";
 export { ENGLISH_STOP_WORDS, isStopWord } from "./algorithms/stop-words.js";
+export { recallWithCollections } from "./collections/collection-recall.js";
+export {
+  COLLECTIONS_JOB,
+  type CollectionDefinition,
+  contextFor,
+  type IndexedNote,
+  type JobStateAccess,
+  MANIFEST_SHARDS,
+  manifestJob,
+  manifestShard,
+  readManifest,
+  readManifestShard,
+  readStoredCollections,
+  writeManifestShard,
+  writeStoredCollections,
+} from "./collections/collection-state.js";
+export {
+  COLLECTION_WRITER,
+  type CollectionWriter,
+  collectionWriterOf,
+} from "./collections/collection-writer.js";
 export type { ModuleLoader } from "./config/backend-module.js";
 export {
   assertKnownTableKeys,

@@ -25,6 +25,10 @@ import {
   type ReindexOptions,
   type StoreInput,
 } from "@memory/api";
+import { CollectionFilterCache, recallWithCollections } from "./collections/collection-recall.js";
+import type { JobStateAccess } from "./collections/collection-state.js";
+import { COLLECTION_WRITER, type CollectionWriter } from "./collections/collection-writer.js";
+import { readCollectionFragments, removeCollectionFragments } from "./collections/fragments.js";
 import * as deletions from "./deletions.js";
 import { assertCompleteDriver } from "./driver-check.js";
 import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
@@ -59,6 +63,7 @@ export class MemoryFacade implements Memory {
   #context: FacadeContext | undefined;
   #opening: Promise<FacadeContext> | undefined;
   #closed = false;
+  readonly #collectionFilters = new CollectionFilterCache();
 
   /** @throws InvalidDriverError when `driver` lacks a required member (checked once, here). */
   constructor(driver: MemoryDriver, options: MemoryFacadeOptions = {}) {
@@ -161,7 +166,10 @@ export class MemoryFacade implements Memory {
       assertOpen: () => {
         if (this.#closed) throw new MemoryClosedError(this.name);
       },
-      written: (namespace) => engine.invalidate(namespace),
+      written: (namespace) => {
+        engine.invalidate(namespace);
+        this.#collectionFilters.clear();
+      },
     };
     this.#context = context;
     // Entries an earlier process left pending (crash, kill, close timeout) are embedded without
@@ -190,10 +198,32 @@ export class MemoryFacade implements Memory {
 
   recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     return this.#use(async (context) => {
-      const found = await context.engine.recall(query, options);
+      const jobs: JobStateAccess = this;
+      const stages = context.driver.recallStages;
+      const found = await recallWithCollections(
+        (text, engineOptions) => context.engine.recall(text, engineOptions),
+        {
+          count: (countOptions) => reads.countEntries(context, countOptions),
+          jobs,
+          cache: this.#collectionFilters,
+          ...(stages.changeToken ? { changeToken: () => stages.changeToken?.() } : {}),
+        },
+        query,
+        options,
+      );
       const { driver } = context;
       return driver.supplementRecall ? driver.supplementRecall(query, options, found) : found;
     });
+  }
+
+  /** The indexer's access to collection fragments (see `collectionWriterOf`). */
+  [COLLECTION_WRITER](): CollectionWriter {
+    return {
+      read: (namespace, keys) =>
+        this.#use((context) => readCollectionFragments(context, namespace, keys)),
+      remove: (namespace, keys) =>
+        this.#use((context) => removeCollectionFragments(context, namespace, keys)),
+    };
   }
 
   list(options: ListOptions = {}): Promise<MemoryEntry[]> {

@@ -1,4 +1,5 @@
 import {
+  assertNotCollectionKey,
   assertNotVersionKey,
   type ConflictDecision,
   type EntryRecord,
@@ -28,6 +29,7 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
   const { options, driver } = context;
   const normalized = normalizeStoreInput(input);
   assertNotVersionKey(normalized.key);
+  assertNotCollectionKey(normalized.key, "store");
   const given = givenVector(context, normalized.embedding);
   const now = nowIso();
   const record: EntryRecord = {

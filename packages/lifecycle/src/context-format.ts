@@ -20,10 +20,18 @@ function oneLine(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 
-/** `- [category YYYY-MM-DD] key: content`, with the date of the entry's last update. */
+/** What a line names its entry by: its key, or for a collection's note its file, lines and title. */
+function entryLabel(entry: MemoryEntry): string {
+  const source = entry.source;
+  if (!source?.collection) return entry.key;
+  const title = source.title ? ` "${source.title}"` : "";
+  return `${source.path}:${source.startLine}-${source.endLine}${title}`;
+}
+
+/** `- [category YYYY-MM-DD] label: content`, with the date of the entry's last update. */
 function formatLine(entry: MemoryEntry, maxEntryChars: number): string {
   const date = entry.updatedAt.slice(0, 10);
-  return `- [${entry.category} ${date}] ${entry.key}: ${oneLine(entry.content, maxEntryChars)}`;
+  return `- [${entry.category} ${date}] ${entryLabel(entry)}: ${oneLine(entry.content, maxEntryChars)}`;
 }
 
 /**

@@ -14,6 +14,50 @@ export {
 } from "./chat-json.js";
 export { ChatOutputError, type ChatTask } from "./chat-output-error.js";
 export {
+  addCollection,
+  type CollectionInput,
+  collectionsFromConfig,
+  listCollections,
+  resolveCollection,
+  storedCollection,
+} from "./collections/collection-definitions.js";
+export {
+  compileCollectionPattern,
+  DEFAULT_COLLECTION_PATTERN,
+} from "./collections/collection-glob.js";
+export type {
+  CollectionProblem,
+  CollectionProblemCode,
+  CollectionSyncReport,
+} from "./collections/collection-types.js";
+export {
+  CollectionWatcher,
+  type CollectionWatcherOptions,
+  WATCH_DEBOUNCE_MS,
+  WATCH_REFRESH_MS,
+  type WatchTimer,
+} from "./collections/collection-watcher.js";
+export { CONTENT_TYPES, type ContentType, parseFrontmatter } from "./collections/frontmatter.js";
+export {
+  removeCollection,
+  type SyncCollectionsOptions,
+  syncCollections,
+} from "./collections/manage-collections.js";
+export {
+  MAX_FRAGMENT_CHARS,
+  MIN_FRAGMENT_CHARS,
+  type NoteFragment,
+  noteFragments,
+} from "./collections/note-fragments.js";
+export { contentTypeFromPath, noteTitle } from "./collections/note-metadata.js";
+export { MAX_NOTE_BYTES } from "./collections/read-note.js";
+export {
+  type SyncCollectionOptions,
+  syncCollection,
+  syncLeaseName,
+} from "./collections/sync-collection.js";
+export { isSkippedSegment, SKIPPED_SEGMENTS } from "./collections/walk-notes.js";
+export {
   type ConfiguredJobsOptions,
   configuredJobs,
   JOB_NAMES,

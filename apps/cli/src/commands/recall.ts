@@ -2,6 +2,7 @@ import type { MemoryEntry, RecallExplain, RecallOptions, SearchMode } from "@mem
 import type { CommandHandler } from "../cli/lazy-action.js";
 import type { Style } from "../output/style.js";
 import { singleLine, truncate } from "../output/table.js";
+import { syncConfigured } from "./shared/collections.js";
 import { describeSupersession } from "./shared/describe-conflict.js";
 import { entryHeadline } from "./shared/describe-entry.js";
 import { entryFilter, type FilterOptions } from "./shared/entry-filter.js";
@@ -11,6 +12,9 @@ export interface RecallCommandOptions extends FilterOptions {
   mode?: SearchMode;
   minScore?: number;
   explain?: boolean;
+  /** false with --no-collections. */
+  collections: boolean;
+  collection?: string[];
 }
 
 // RRF and keyword-only scores can be tiny (1e-6); fixed digits would print them all as 0.
@@ -47,6 +51,14 @@ export function explainLine(explain: RecallExplain, style: Style): string {
   return style.dim(parts.join(" · "));
 }
 
+/** `notes: decisions/0007-cache.md:6-21 "Cache decision"` for a collection's fragment. */
+function sourceLine(entry: MemoryEntry): string {
+  const source = entry.source!;
+  const title = source.title ? ` "${source.title}"` : "";
+  const context = source.context ? ` (${source.context})` : "";
+  return `${source.collection}: ${source.path}:${source.startLine}-${source.endLine}${title}${context}`;
+}
+
 function humanResults(results: MemoryEntry[], explain: boolean, style: Style): string[] {
   if (results.length === 0) return ["no matching entries"];
   const width = Math.max((process.stdout.columns ?? 100) - 3, 40);
@@ -55,6 +67,7 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
     lines.push(
       `${index + 1}. ${entryHeadline(entry, style)} ${style.dim(`score ${fixed(entry.score, 4)}`)}`,
     );
+    if (entry.source?.collection) lines.push(`   ${style.dim(sourceLine(entry))}`);
     lines.push(`   ${truncate(singleLine(entry.content), width)}`);
     if (explain && entry.explain) lines.push(`   ${explainLine(entry.explain, style)}`);
     const superseded = entry.explain?.superseded;
@@ -66,13 +79,22 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
 
 /** `memory recall <query>`: the configured pipeline (hybrid by default), with `--explain`. */
 const recall: CommandHandler<RecallCommandOptions> = async (context, args, options) => {
-  const { limit, mode, minScore, explain, ...filters } = options;
+  const { limit, mode, minScore, explain, collections, collection, ...filters } = options;
   const [words = []] = args as [string[] | undefined];
   const query = words.join(" ");
   const recallOptions: RecallOptions = { ...entryFilter(filters), limit };
   if (mode !== undefined) recallOptions.mode = mode;
   if (minScore !== undefined) recallOptions.minScore = minScore;
+  if (!collections) recallOptions.collections = false;
+  else if (collection) recallOptions.collections = collection;
   const { memory } = await context.open("configured");
+  // A one-shot search sees the notes as they are now: changed notes are re-indexed first (an
+  // unchanged note costs one stat). A collection that cannot be synced is a note, not a failure.
+  if (collections) {
+    for (const report of await syncConfigured(context, memory, collection))
+      if (report.error)
+        context.output.note(`note: collection ${report.collection}: ${report.error.message}`);
+  }
   const results = await memory.recall(query, recallOptions);
   const degraded = results.find((entry) => entry.explain?.degraded)?.explain?.degraded;
   if (degraded) context.output.note(`note: recall was keyword-only: ${degraded}`);

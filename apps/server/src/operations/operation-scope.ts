@@ -2,6 +2,7 @@ import type { ChatModel, EntryFilter, Memory, MemoryEntry } from "@memory/api";
 import type { Access } from "../access.js";
 import type { TurnSettings } from "../agent-turns.js";
 import { defined } from "../defined.js";
+import type { CollectionSettings } from "./collections.js";
 
 /**
  * What every operation runs against: the memory, the caller's scope (the namespaces its token
@@ -22,6 +23,8 @@ export interface OperationSettings {
   chatModel: ChatModel | null;
   /** `conflict_threshold` and `remember_retries` (consolidate, remember). */
   turnSettings: TurnSettings;
+  /** memory.toml's collections and `[server].collection_roots`. */
+  collections: CollectionSettings;
 }
 
 /**

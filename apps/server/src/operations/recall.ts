@@ -21,6 +21,7 @@ export interface RecallInput {
   minScore?: number | undefined;
   includeSuperseded?: boolean | undefined;
   withEmbeddings?: boolean | undefined;
+  collections?: boolean | string[] | undefined;
 }
 
 /** The best entries for a query, best first, each with score and explain. */

@@ -1,4 +1,5 @@
 import type { RouteSpec } from "../route-spec.js";
+import { collectionRoutes } from "./collection-routes.js";
 import { fileRoutes } from "./file-routes.js";
 import { healthRoutes } from "./health-routes.js";
 import { jobRoutes } from "./job-routes.js";
@@ -23,4 +24,5 @@ export const routes: RouteSpec[] = [
   ...turnRoutes,
   ...jobRoutes,
   ...fileRoutes,
+  ...collectionRoutes,
 ];

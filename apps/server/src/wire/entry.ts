@@ -165,9 +165,19 @@ export const MemoryEntrySchema = named(
     explain: RecallExplainSchema.optional().describe("Recall only."),
     embedding: z.array(z.number()).optional().describe("Only when asked for."),
     source: z
-      .object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })
+      .object({
+        path: z.string(),
+        startLine: z.number().int(),
+        endLine: z.number().int(),
+        collection: z.string().optional(),
+        title: z.string().optional(),
+        context: z.string().optional(),
+        contentType: z.string().optional(),
+      })
       .optional()
-      .describe("Recall only, Markdown backend: the file and lines the result comes from."),
+      .describe(
+        "Recall only: the file and lines the result comes from (Markdown backend files; a collection's notes, with collection, title and contentType).",
+      ),
     conflict: ConflictDecisionSchema.optional().describe(
       "Store only, with conflict_mode on: the conflict check of the stored entry.",
     ),

@@ -82,6 +82,12 @@ export const RecallRequestSchema = named(
       minScore: z.number().optional(),
       includeSuperseded: z.boolean().optional(),
       withEmbeddings: z.boolean().optional(),
+      collections: z
+        .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/))])
+        .optional()
+        .describe(
+          "Collections searched with memory: true or absent, every one; false, memory only; a list, those.",
+        ),
     })
     .strict(),
 );

@@ -67,6 +67,18 @@ function whyItRanked(explain: Explain | undefined, score: number | undefined, th
   );
 }
 
+/** Where a collection's result comes from: the note, its lines and title. */
+function sourceLine(entry: Entry): HTMLElement | null {
+  const source = entry.source;
+  if (!source?.collection) return null;
+  const title = source.title ? ` “${source.title}”` : "";
+  return h(
+    "p",
+    { class: "source" },
+    `${source.collection}: ${source.path}:${source.startLine}-${source.endLine}${title}`,
+  );
+}
+
 export function searchView({ root, namespace, params }: ViewContext): void {
   const queryField = h("input", {
     id: "query",
@@ -133,6 +145,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
                 h("span", { class: "tag" }, ` ${entry.category}`),
                 ` score ${formatNumber(entry.score)}`,
               ),
+              sourceLine(entry),
               h("p", { class: "muted" }, preview(entry.content, 240)),
               whyItRanked(entry.explain, entry.score, threshold),
             ),

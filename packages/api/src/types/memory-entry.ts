@@ -122,8 +122,10 @@ export interface MemoryEntry {
   /** Only when asked for (`withEmbedding(s)`): the stored embedding. */
   embedding?: number[];
   /**
-   * Recall only, file-backed backends only (`@memory/markdown`): the file and lines the result
-   * was read from, so an agent can open the surrounding text (`memory_get` with a path).
+   * Recall only: the file and lines the result was read from, so an agent can open the
+   * surrounding text. File-backed backends (`@memory/markdown`) give it for their own entries
+   * (`memory_get` with a path); every backend gives it for a collection's fragments, with
+   * `collection` and `title` set.
    */
   source?: EntrySource;
   /**
@@ -138,13 +140,27 @@ export interface MemoryEntry {
   keptVersion?: string;
 }
 
-/** Where a recall result lives in a file-backed store. */
+/** Where a recall result lives: a file of a file-backed store, or a note of a collection. */
 export interface EntrySource {
-  /** The file, relative to the memory tree, with `/` separators (`memory/2026-11-24.md`). */
+  /**
+   * The file, relative to the memory tree (`memory/2026-11-24.md`) or, for a collection's
+   * fragment, to the collection's root (`decisions/0007-cache.md`), with `/` separators.
+   */
   path: string;
   /** First and last line of the result in the file (1-based, inclusive). */
   startLine: number;
   endLine: number;
+  /** Set for a collection's fragment: the collection's name (also the entry's category). */
+  collection?: string;
+  /** Set for a collection's fragment: the note's title (frontmatter, first heading or file name). */
+  title?: string;
+  /** Set for a collection's fragment when the collection describes the note's folder (`context`). */
+  context?: string;
+  /**
+   * Set for a collection's fragment: what kind of note it is (`decision`, `research`, `project`,
+   * `handoff`, `conversation`, `progress`, `note`), from its frontmatter or its path.
+   */
+  contentType?: string;
 }
 
 /** Input of `Memory.store`. Identity is `(namespace, key)`; storing again is an upsert. */
@@ -205,6 +221,12 @@ export interface RecallOptions extends EntryFilter {
   minScore?: number;
   /** Return each result's embedding. */
   withEmbeddings?: boolean;
+  /**
+   * Which collections (folders of notes indexed beside memory) are searched with memory:
+   * `true` or unset, every collection of the namespace; `false`, memory only; a list, those
+   * collections only (memory is always searched).
+   */
+  collections?: boolean | string[];
   signal?: AbortSignal;
 }
 

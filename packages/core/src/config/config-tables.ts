@@ -36,8 +36,15 @@ export const CONFIG_TABLE_KEYS = {
     "mcp",
     "access_log",
     "workers",
+    "collection_roots",
   ],
+  // `[collections.<name>]`: one table per collection; these are the keys of each (the names
+  // are the collections'). `@memory/lifecycle`'s `collectionsFromConfig` validates the values.
+  collections: ["path", "pattern", "namespace", "context"],
 } as const satisfies Record<string, readonly string[]>;
+
+/** Tables that hold one sub-table per name (`[collections.notes]`): their keys are checked per sub-table. */
+export const NAMED_TABLES: ReadonlySet<ConfigTableName> = new Set(["collections"]);
 
 export type ConfigTableName = keyof typeof CONFIG_TABLE_KEYS;
 
@@ -83,13 +90,21 @@ export function unknownTableProblems(
   return problems;
 }
 
-/** One problem line per key of `[table]` that the table does not have. */
+/** One problem line per key of `[table]` (of each `[table.<name>]` of a named table) that it does not have. */
 export function unknownKeyProblems(
   table: ConfigTableName,
   values: Record<string, unknown>,
   source: ConfigSource = {},
 ): string[] {
   const known: readonly string[] = CONFIG_TABLE_KEYS[table];
+  if (NAMED_TABLES.has(table))
+    return Object.entries(values).flatMap(([name, sub]) =>
+      typeof sub === "object" && sub !== null && !Array.isArray(sub)
+        ? Object.keys(sub)
+            .filter((key) => !known.includes(key))
+            .map((key) => describeUnknownKey(`${table}.${name}`, key, known, source))
+        : [],
+    );
   return Object.keys(values)
     .filter((key) => !known.includes(key))
     .map((key) => describeUnknownKey(table, key, known, source));

@@ -1,4 +1,5 @@
 import { backfillCommand } from "./backfill.js";
+import { collectionCommand } from "./collection.js";
 import type { CommandRegistration } from "./command-registration.js";
 import { configCommand } from "./config.js";
 import { consolidateCommand } from "./consolidate.js";
@@ -49,6 +50,7 @@ export const COMMANDS: readonly CommandRegistration[] = [
   exportCommand,
   importCommand,
   mineCommand,
+  collectionCommand,
   snapshotCommand,
   hydrateCommand,
   reindexCommand,

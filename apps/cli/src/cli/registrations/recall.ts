@@ -16,6 +16,11 @@ export const recallCommand = defineCommand((parent, action) => {
       )
       .option("--min-score <0..1>", "drop results scoring below this", parseUnitInterval)
       .option("--include-superseded", "include entries replaced by newer ones")
+      .option("--no-collections", "search memory only, not the collections of notes")
+      .option(
+        "--collection <names...>",
+        "search memory and only these collections (default: every collection)",
+      )
       .option(
         "--explain",
         "show keyword rank and score, vector rank and cosine, fused score and decay",
