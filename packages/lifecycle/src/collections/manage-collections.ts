@@ -13,7 +13,12 @@ import {
   storedCollection,
 } from "./collection-definitions.js";
 import type { CollectionSyncReport } from "./collection-types.js";
-import { type SyncCollectionOptions, syncCollection, syncLeaseName } from "./sync-collection.js";
+import {
+  emptyReport,
+  type SyncCollectionOptions,
+  syncCollection,
+  syncLeaseName,
+} from "./sync-collection.js";
 
 export interface SyncCollectionsOptions extends SyncCollectionOptions {
   /** The `[collections.*]` tables of the configuration (`collectionsFromConfig`). */
@@ -22,19 +27,6 @@ export interface SyncCollectionsOptions extends SyncCollectionOptions {
   names?: readonly string[];
   /** The folder relative configured paths start from (memory.toml's). */
   baseDir?: string;
-}
-
-function emptyReport(collection: string): CollectionSyncReport {
-  return {
-    collection,
-    notes: 0,
-    added: 0,
-    changed: 0,
-    unchanged: 0,
-    removed: 0,
-    fragments: { written: 0, reusedEmbeddings: 0, deleted: 0 },
-    problems: [],
-  };
 }
 
 /**

@@ -61,16 +61,7 @@ export async function syncCollection(
   definition: CollectionDefinition,
   options: SyncCollectionOptions = {},
 ): Promise<CollectionSyncReport> {
-  const report: CollectionSyncReport = {
-    collection: definition.name,
-    notes: 0,
-    added: 0,
-    changed: 0,
-    unchanged: 0,
-    removed: 0,
-    fragments: { written: 0, reusedEmbeddings: 0, deleted: 0 },
-    problems: [],
-  };
+  const report = emptyReport(definition.name);
   const pattern = compileCollectionPattern(definition.pattern);
   await checkRoot(definition);
   const writer = collectionWriterOf(memory);
@@ -306,4 +297,18 @@ async function sweepOrphans(
     if (entries.length < page) break;
   }
   return orphans.length > 0 ? writer.remove(definition.namespace, orphans) : 0;
+}
+
+/** A sync report that counts nothing yet. */
+export function emptyReport(collection: string): CollectionSyncReport {
+  return {
+    collection,
+    notes: 0,
+    added: 0,
+    changed: 0,
+    unchanged: 0,
+    removed: 0,
+    fragments: { written: 0, reusedEmbeddings: 0, deleted: 0 },
+    problems: [],
+  };
 }
