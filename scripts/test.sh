@@ -23,5 +23,8 @@ pnpm exec biome check .
 step "typecheck"
 pnpm exec turbo run typecheck --output-logs=errors-only
 step "test"
-# Two at a time: the machine has 2 cores and several suites start child processes.
-pnpm exec turbo run test --concurrency=2
+# Two at a time: the machine has 2 cores and several suites start child processes. `--only`:
+# every package was built above; without it turbo runs the tests' `^build` again (always, under
+# TURBO_FORCE), and a dependency's tsdown empties its dist/ while that package's own tests spawn
+# children from it.
+pnpm exec turbo run test --concurrency=2 --only

@@ -43,7 +43,7 @@ describe("memory context", () => {
     const plain = await ws.run(["context", "editor", "-l", "5"]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toBe(`${asJson.context}\n`);
-    expect(plain.stdout).toMatch(/^\[Memory context\]\n- \[core\] editor/);
+    expect(plain.stdout).toMatch(/^\[Memory context\]\n- \[core \d{4}-\d{2}-\d{2}\] editor/);
 
     const cut = await ws.run(["context", "editor", "-l", "5", "--max-chars", "60"]);
     expect(cut.stdout.trimEnd().length).toBeLessThanOrEqual(60);
