@@ -242,9 +242,18 @@ async function recallForMessage(
           options.namespace === undefined ? {} : { namespace: options.namespace },
         ),
   ]);
-  const ownKeys = new Set(own.map((entry) => entry.key));
-  return {
-    recalled: [...own, ...found.filter((entry) => !ownKeys.has(entry.key))],
-    ...answered,
-  };
+  // Nothing relevant enough: recall again with the threshold itself, so the engine's own
+  // fallbacks for a weak query (its substring stage) get their say, as with any recall.
+  const passes = own.some(
+    (entry) => relevanceOf(entry) >= settings.minScore && matchesItself(entry),
+  );
+  const fallback = passes
+    ? []
+    : await memory.recall(query, { ...recallOptions, minScore: settings.minScore });
+  // By key: the message's own results first, then the multi-turn query's; a fallback result
+  // replaces the message's own scoring of the same entry.
+  const byKey = new Map<string, MemoryEntry>();
+  for (const entry of [...own, ...found]) if (!byKey.has(entry.key)) byKey.set(entry.key, entry);
+  for (const entry of fallback) byKey.set(entry.key, entry);
+  return { recalled: [...byKey.values()], ...answered };
 }
