@@ -139,12 +139,16 @@ export async function checkConflicts(
   });
   const contents = new Map<string, string>();
   const candidates: (ConflictCandidate & { near?: boolean })[] = [];
-  const facts = new Map(found.map((older) => [older.key, readFact(older.content)]));
+  // The candidates: other entries of fact size, at most `limit`; only these are read.
+  const considered = found
+    .filter((older) => older.key !== entry.key && older.content.length <= CONFLICT_MAX_CHARS)
+    .slice(0, limit);
+  const facts = new Map(
+    reading ? considered.map((older) => [older.key, readFact(older.content)] as const) : [],
+  );
   const aliases = new SubjectAliases(newer ? [...facts.values(), newer] : []);
   const resolvedNewer = newer && { ...newer, subject: aliases.resolve(newer.subject) };
-  for (const older of found) {
-    if (older.key === entry.key || candidates.length >= limit) continue;
-    if (older.content.length > CONFLICT_MAX_CHARS) continue; // a document, not a fact
+  for (const older of considered) {
     contents.set(older.key, older.content);
     const cosine = older.explain?.cosine;
     const evidence = scoreConflictPair({

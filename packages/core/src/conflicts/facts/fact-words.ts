@@ -17,23 +17,11 @@ export interface FactWord {
 }
 
 /**
- * British spellings (and a few informal words) mapped to one form before stemming, so
- * "favourite colour" and "favorite color" read the same. Extend here; the stemmer does the rest
- * (inflections: lives / lived / living -> live).
+ * Spelling variants the rules of `americanSpelling` do not cover (licence, grey, programme) and
+ * informal or synonymous words, mapped to one form before stemming. Extend here; the stemmer does
+ * the rest (inflections: lives / lived / living -> live).
  */
 const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
-  favourite: "favorite",
-  favourites: "favorites",
-  colour: "color",
-  colours: "colors",
-  flavour: "flavor",
-  neighbour: "neighbor",
-  neighbours: "neighbors",
-  organisation: "organization",
-  organise: "organize",
-  organised: "organized",
-  centre: "center",
-  theatre: "theater",
   programme: "program",
   grey: "gray",
   mum: "mom",
@@ -44,8 +32,6 @@ const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
   boss: "manager",
   jewellery: "jewelry",
   licence: "license",
-  travelling: "traveling",
-  cancelled: "canceled",
   practise: "practice",
   doc: "doctor",
   gp: "doctor",
