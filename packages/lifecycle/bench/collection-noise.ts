@@ -18,9 +18,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { EmbeddingProvider, Memory, MemoryEntry } from "@memory/api";
 import { createSqliteMemory } from "@memory/sqlite";
+import { loadLocomo } from "../src/agent-loop-eval/locomo-data.js";
+import type { LoopConversation } from "../src/agent-loop-eval/loop-session.js";
 import { addCollection, syncCollections } from "../src/index.js";
-import { loadLocomo } from "./agent-loop/locomo-data.js";
-import type { LoopConversation } from "./agent-loop/loop-session.js";
 
 interface Scores {
   questions: number;
@@ -79,7 +79,8 @@ const row = (label: string, s: Scores) =>
   `| ${label} | ${s.questions} | ${((100 * s.r5) / s.questions).toFixed(1)} | ${((100 * s.r10) / s.questions).toFixed(1)} | ${(s.mrr / s.questions).toFixed(3)} | ${((100 * s.notesInTop5) / (5 * s.questions)).toFixed(1)}% |`;
 
 async function main(): Promise<void> {
-  const split = loadLocomo();
+  // The development split of the LoCoMo kit, as the agent-loop benchmark reads it.
+  const split = loadLocomo("/work/shared/eval/locomo/data/locomo10.json");
   const embedder = await embedderFor(values.embedder ?? "none");
   const dir = mkdtempSync(path.join(tmpdir(), "memory-collection-noise-"));
   const without: Scores = { questions: 0, r5: 0, r10: 0, mrr: 0, notesInTop5: 0 };

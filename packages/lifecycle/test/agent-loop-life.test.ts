@@ -1,10 +1,10 @@
 /**
- * The agent-loop benchmark's scripted life (bench/agent-loop/life.json): its shape and that every
+ * The agent-loop benchmark's scripted life (src/agent-loop-eval/life.json): its shape and that every
  * question can be answered from what the user said, never the quality of the memory context
  * (that is what `pnpm bench:agent-loop` measures).
  */
 import { describe, expect, it } from "vitest";
-import { lifeConversation, loadLifeScenario, mentions } from "../bench/agent-loop/life-data.js";
+import { lifeConversation, loadLifeScenario, mentions } from "../src/agent-loop-eval/life-data.js";
 
 const life = loadLifeScenario();
 const userTurns = life.sessions.flatMap((session) => session.turns.map((turn) => turn.user));

@@ -1,11 +1,12 @@
 /**
- * The agent-loop benchmark (issue 25): replays the LoCoMo development split and the scripted
- * life of a user (life.json) through the README's agent loop (replay.ts), then asks every
- * question through `buildMemoryContext` with its defaults and through top-5 recall, and prints
- * Markdown tables per embedder x clock (README.md in this folder says what each column means).
+ * The agent-loop benchmark (issue 25): a thin wrapper over `@memory/lifecycle/agent-loop-eval`
+ * (src/agent-loop-eval/) on fresh SQLite files with `createSqliteMemory`'s defaults, per
+ * embedder x clock. `memory eval --agent-loop` runs the same code on the user's configuration;
+ * for the same settings both print the same numbers. README.md in this folder says what each
+ * column means.
  *
  *   pnpm --filter @memory/lifecycle bench:agent-loop [--embedder local|none|both]
- *     [--clock wall|dated|both] [--limit-conversations N] [--out file.json] [--verbose]
+ *     [--clock wall|dated|both] [--limit-conversations N] [--locomo file] [--out file.json] [--verbose]
  *
  * Not a test: it asserts nothing about quality.
  */
@@ -13,18 +14,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { Memory } from "@memory/api";
 import { createLocalEmbeddings, type LocalEmbeddingProvider } from "@memory/embeddings/local";
 import { createSqliteMemory } from "@memory/sqlite";
-import { benchNow, type ClockMode, resetClock, setClock } from "./clock.js";
-import { lifeConversation, loadLifeScenario } from "./life-data.js";
-import { askLife, type LifeAnswer, summarizeLife } from "./life-measure.js";
-import { DEFAULT_LOCOMO_FILE, loadLocomo } from "./locomo-data.js";
-import { askOwn, askStranger, type LocomoAnswer, summarizeLocomo } from "./locomo-measure.js";
-import type { LoopConversation } from "./loop-session.js";
-import { type Replayed, replayConversation } from "./replay.js";
-import { lifeTable, locomoTable, loopTable, type ModeResult } from "./report.js";
+import { benchNow, type ClockMode } from "../../src/agent-loop-eval/clock.js";
+import { loadLifeScenario } from "../../src/agent-loop-eval/life-data.js";
+import { type LocomoSplit, loadLocomo } from "../../src/agent-loop-eval/locomo-data.js";
+import { agentLoopReport, type ModeResult } from "../../src/agent-loop-eval/report.js";
+import {
+  type AgentLoopEvalResult,
+  runAgentLoopEval,
+} from "../../src/agent-loop-eval/run-agent-loop-eval.js";
 
+const DEFAULT_LOCOMO_FILE = "/work/shared/eval/locomo/data/locomo10.json";
 const USAGE =
   "usage: bench:agent-loop [--embedder local|none|both] [--clock wall|dated|both] [--limit-conversations N] [--locomo file] [--out file.json] [--verbose]";
 
@@ -71,94 +72,46 @@ try {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(2);
 }
-const split = loadLocomo(options.locomo);
-const conversations = split.conversations.slice(0, options.limit);
+const full = loadLocomo(options.locomo);
+const conversations = full.conversations.slice(0, options.limit);
+const kept = new Set(conversations.map((c) => c.id));
+const split: LocomoSplit = {
+  ...full,
+  conversations,
+  questions: full.questions.filter((q) => kept.has(q.conversation)),
+};
 const life = loadLifeScenario();
 
-async function replayInto(
-  dir: string,
-  provider: LocalEmbeddingProvider | undefined,
-  conversation: LoopConversation,
-  clock: ClockMode,
-): Promise<{ memory: Memory; replayed: Replayed }> {
-  const memory = createSqliteMemory({
-    path: path.join(dir, `${conversation.id}.db`),
-    ...(provider ? { embedder: provider } : {}),
-    now: benchNow,
-  });
-  return { memory, replayed: await replayConversation(memory, conversation, clock) };
-}
+type Result = AgentLoopEvalResult & ModeResult;
 
 async function runMode(
   embedder: Embedder,
   clock: ClockMode,
   provider: LocalEmbeddingProvider | undefined,
-): Promise<ModeResult & { answers: LocomoAnswer[]; lifeAnswers: LifeAnswer[] }> {
-  const started = performance.now();
+): Promise<Result> {
   const dir = mkdtempSync(path.join(tmpdir(), "memory-agent-loop-"));
-  const stores: { memory: Memory; replayed: Replayed; conversation: LoopConversation }[] = [];
   try {
-    const loop = { contexts: 0, nonEmpty: 0, entries: 0, characters: 0 };
-    for (const conversation of conversations) {
-      const store = await replayInto(dir, provider, conversation, clock);
-      stores.push({ ...store, conversation });
-      for (const key of Object.keys(loop) as (keyof typeof loop)[]) {
-        loop[key] += store.replayed.loop[key];
-      }
-      console.error(`[agent-loop] ${embedder}/${clock}: replayed ${conversation.id}`);
-    }
-    const answers: LocomoAnswer[] = [];
-    const strangers: number[] = [];
-    for (const [index, { memory, replayed, conversation }] of stores.entries()) {
-      setClock(clock, conversation.askedAt);
-      for (const question of split.questions.filter((q) => q.conversation === conversation.id)) {
-        answers.push(await askOwn(memory, conversation.id, question, replayed.origins));
-      }
-      // "Never heard of": the previous conversation's questions, asked of this store.
-      const other = stores.length > 1 ? stores.at(index - 1) : undefined;
-      if (!other) continue;
-      for (const question of split.questions.filter(
-        (q) => q.conversation === other.conversation.id,
-      )) {
-        strangers.push(await askStranger(memory, conversation.id, question));
-      }
-    }
-    const lifeRun = lifeConversation(life);
-    const lifeStore = await replayInto(dir, provider, lifeRun, clock);
-    stores.push({ ...lifeStore, conversation: lifeRun });
-    setClock(clock, lifeRun.askedAt);
-    const lifeAnswers: LifeAnswer[] = [];
-    for (const question of life.questions) {
-      lifeAnswers.push(
-        await askLife(lifeStore.memory, lifeRun.id, question, lifeStore.replayed.origins),
-      );
-    }
-    const lookups = { byKey: 0, byContent: 0, unknown: 0 };
-    for (const { replayed } of stores) {
-      for (const key of Object.keys(lookups) as (keyof typeof lookups)[]) {
-        lookups[key] += replayed.origins.lookups[key];
-      }
-    }
-    return {
-      embedder,
+    const result = await runAgentLoopEval({
+      locomo: split,
+      life,
       clock,
-      originLookups: lookups,
-      seconds: (performance.now() - started) / 1000,
-      conversations: conversations.map((c) => c.id),
-      locomo: summarizeLocomo(answers, strangers),
-      locomoLoop: loop,
-      life: summarizeLife(lifeAnswers),
-      answers,
-      lifeAnswers,
-    };
+      openStore: async (name) => {
+        const memory = createSqliteMemory({
+          path: path.join(dir, `${name}.db`),
+          ...(provider ? { embedder: provider } : {}),
+          now: benchNow,
+        });
+        return { memory, dispose: () => memory.close() };
+      },
+      onProgress: (line) => console.error(`[agent-loop] ${embedder}/${line}`),
+    });
+    return { ...result, embedder };
   } finally {
-    for (const { memory } of stores) await memory.close();
-    resetClock();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function printMisses(result: Awaited<ReturnType<typeof runMode>>): void {
+function printMisses(result: Result): void {
   console.log(`\nMisses, ${result.embedder}/${result.clock}:`);
   for (const answer of result.answers) {
     if (answer.category > 4 || answer.evidenceInContext > 0) continue;
@@ -174,7 +127,7 @@ function printMisses(result: Awaited<ReturnType<typeof runMode>>): void {
   }
 }
 
-const results: Awaited<ReturnType<typeof runMode>>[] = [];
+const results: Result[] = [];
 for (const embedder of options.embedders) {
   const provider = embedder === "local" ? createLocalEmbeddings() : undefined;
   try {
@@ -192,22 +145,20 @@ const machine = `${os.cpus().length} x ${os.cpus()[0]?.model ?? "cpu"}, load ${o
   .loadavg()
   .map((n) => n.toFixed(2))
   .join(" ")}`;
+console.log(`\nAgent loop, ${machine}\n`);
 console.log(
-  `\nAgent loop on LoCoMo (${conversations.map((c) => c.id).join(", ")}; categories 1-4 answerable), ${machine}\n`,
+  agentLoopReport(results, {
+    conversations: conversations.map((c) => c.id),
+    lifeSessions: life.sessions.length,
+    lifeQuestions: life.questions.length,
+  }),
 );
-console.log(locomoTable(results));
-console.log("\nContexts built before each user message during the replay:\n");
-console.log(loopTable(results));
-for (const { embedder, clock, originLookups } of results) {
+for (const { embedder, clock, originLookups, seconds } of results) {
   const { byKey, byContent, unknown } = originLookups;
   console.log(
-    `\n${embedder}/${clock}: entries returned, matched to their message by key ${byKey}, by content ${byContent}, not at all ${unknown}`,
+    `\n${embedder}/${clock} (${seconds.toFixed(0)} s): entries returned, matched to their message by key ${byKey}, by content ${byContent}, not at all ${unknown}`,
   );
 }
-console.log(
-  `\nScripted life (${life.sessions.length} sessions, ${life.questions.length} questions):\n`,
-);
-console.log(lifeTable(results));
 if (options.out !== undefined) {
   writeFileSync(options.out, `${JSON.stringify({ machine, results }, null, 2)}\n`);
   console.log(`\nJSON written to ${options.out}`);

@@ -1,19 +1,18 @@
-/** Markdown tables of the agent-loop benchmark, one row per embedder x clock. */
-import type { LifeRates, LifeSummary } from "./life-measure.js";
-import type { LocomoSummary } from "./locomo-measure.js";
-import type { LoopContextStats } from "./replay.js";
+/**
+ * Markdown tables of the agent-loop evaluation, one row per embedder x clock: the benchmark and
+ * `memory eval --agent-loop` print the same tables (the CLI names its embedder by fingerprint).
+ */
+import type { FollowUpRates } from "./follow-up-measure.js";
+import type { LifeRates } from "./life-measure.js";
+import type { AgentLoopEvalResult } from "./run-agent-loop-eval.js";
 
-export interface ModeResult {
-  embedder: "local" | "none";
-  clock: "wall" | "dated";
-  seconds: number;
-  /** How the entries returned were matched to the message they came from (origins.ts). */
-  originLookups: { byKey: number; byContent: number; unknown: number };
-  conversations: string[];
-  locomo: LocomoSummary;
-  locomoLoop: LoopContextStats;
-  life: LifeSummary;
-}
+export type ModeResult = Pick<
+  AgentLoopEvalResult,
+  "clock" | "seconds" | "locomo" | "locomoLoop" | "life" | "followUps"
+> & {
+  /** `local`, `none`, or the CLI's embedder fingerprint. */
+  embedder: string;
+};
 
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 const num = (value: number, digits = 1) => value.toFixed(digits);
@@ -121,4 +120,65 @@ export function lifeTable(results: ModeResult[]): string {
     ],
     rows,
   );
+}
+
+function followUpCells(r: FollowUpRates): string[] {
+  return [pct(r.evidenceAny), pct(r.evidenceShare), pct(r.empty), num(r.meanEntries, 2)];
+}
+
+/** Follow-ups (follow-ups.ts): the question as asked, the follow-up alone, and with its session. */
+export function followUpTable(results: ModeResult[]): string {
+  const rows: string[][] = [];
+  for (const { embedder, clock, followUps: f } of results) {
+    rows.push([embedder, clock, `named question (${f.followUps})`, ...followUpCells(f.named), "-"]);
+    rows.push([embedder, clock, "follow-up, no session", ...followUpCells(f.alone), "-"]);
+    rows.push([
+      embedder,
+      clock,
+      "follow-up, with session",
+      ...followUpCells(f.multiTurn),
+      pct(f.multiTurn.openerInContext),
+    ]);
+  }
+  return table(
+    [
+      "embedder",
+      "clock",
+      "asked as",
+      "evidence in context (any)",
+      "evidence share",
+      "empty context",
+      "entries",
+      "opener in context",
+    ],
+    rows,
+  );
+}
+
+/** The four sections, in the order both the benchmark and the CLI print them. */
+export function agentLoopReport(
+  results: ModeResult[],
+  run: { conversations: string[]; lifeSessions: number; lifeQuestions: number },
+): string {
+  const first = results[0]?.followUps;
+  const skipped = first
+    ? `; not derived: ${first.skipped.noSpeakerNamed} name no speaker, ${first.skipped.bothSpeakersNamed} name both`
+    : "";
+  return [
+    `LoCoMo (${run.conversations.join(", ")}; categories 1-4 answerable):`,
+    "",
+    locomoTable(results),
+    "",
+    "Contexts built before each user message during the replay:",
+    "",
+    loopTable(results),
+    "",
+    `Follow-ups ("Let's talk about <speaker>." then the question with "they"/"them"/"their"${skipped}):`,
+    "",
+    followUpTable(results),
+    "",
+    `Scripted life (${run.lifeSessions} sessions, ${run.lifeQuestions} questions):`,
+    "",
+    lifeTable(results),
+  ].join("\n");
 }

@@ -1,4 +1,11 @@
 /** The shape both data sets (LoCoMo, life.json) are replayed in. */
+import type { MemoryContextOptions } from "../memory-context.js";
+
+/**
+ * The context settings memory.toml sets (`auto_recall`, `auto_recall_limit`,
+ * `auto_recall_min_score`); the benchmark leaves them unset (buildMemoryContext's defaults).
+ */
+export type ContextSettings = Pick<MemoryContextOptions, "recall" | "limit" | "minScore">;
 
 export type Role = "user" | "assistant";
 

@@ -5,8 +5,9 @@
  * own replies.
  */
 import type { Memory, MemoryEntry } from "@memory/api";
-import { buildMemoryContext } from "../../src/index.js";
+import { buildMemoryContext } from "../memory-context.js";
 import { type LifeQuestion, mentions } from "./life-data.js";
+import type { ContextSettings } from "./loop-session.js";
 import type { EntryOrigins } from "./origins.js";
 
 export interface LifeChecks {
@@ -44,8 +45,9 @@ export async function askLife(
   namespace: string,
   question: LifeQuestion,
   origins: EntryOrigins,
+  settings: ContextSettings = {},
 ): Promise<LifeAnswer> {
-  const context = await buildMemoryContext(memory, question.text, { namespace });
+  const context = await buildMemoryContext(memory, question.text, { ...settings, namespace });
   const top5 = await memory.recall(question.text, { namespace, limit: 5, minScore: 0 });
   return {
     id: question.id,

@@ -6,6 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+// Bundled into the build, so the default scenario ships with the package (no file to locate).
+import defaultScenario from "./life.json" with { type: "json" };
 import type { LoopConversation } from "./loop-session.js";
 
 const text = z.string().trim().min(1);
@@ -39,9 +41,17 @@ export const lifeScenarioSchema = z.strictObject({
 export type LifeScenario = z.infer<typeof lifeScenarioSchema>;
 export type LifeQuestion = z.infer<typeof lifeQuestionSchema>;
 
-export const LIFE_FILE = new URL("./life.json", import.meta.url);
+/** The scenario that ships with the package (Sam's six weeks), validated. */
+export function defaultLifeScenario(): LifeScenario {
+  return lifeScenarioSchema.parse(defaultScenario);
+}
 
-export function loadLifeScenario(file: URL | string = LIFE_FILE): LifeScenario {
+/**
+ * A scenario file, or the default one. Throws zod's error for a file of the wrong shape (the
+ * CLI turns it into a usage error naming the field).
+ */
+export function loadLifeScenario(file?: string): LifeScenario {
+  if (file === undefined) return defaultLifeScenario();
   return lifeScenarioSchema.parse(JSON.parse(readFileSync(file, "utf8")));
 }
 

@@ -5,9 +5,10 @@
  * question is asked of its own conversation's store and, as "never heard of", of another's.
  */
 import type { Memory, MemoryEntry } from "@memory/api";
-import { buildMemoryContext } from "../../src/index.js";
+import { buildMemoryContext } from "../memory-context.js";
 import { isContentless } from "./contentless.js";
 import type { LocomoQuestion } from "./locomo-data.js";
+import type { ContextSettings } from "./loop-session.js";
 import type { EntryOrigin, EntryOrigins } from "./origins.js";
 
 /** What one question got from its own conversation's store. */
@@ -39,8 +40,9 @@ export async function askOwn(
   namespace: string,
   question: LocomoQuestion,
   origins: EntryOrigins,
+  settings: ContextSettings = {},
 ): Promise<LocomoAnswer> {
-  const context = await buildMemoryContext(memory, question.text, { namespace });
+  const context = await buildMemoryContext(memory, question.text, { ...settings, namespace });
   const top5 = await memory.recall(question.text, { namespace, limit: 5, minScore: 0 });
   const evidence = new Set(question.evidence);
   const inContext = originsOf(context.entries, origins);
@@ -80,8 +82,9 @@ export async function askStranger(
   memory: Memory,
   namespace: string,
   question: LocomoQuestion,
+  settings: ContextSettings = {},
 ): Promise<number> {
-  const context = await buildMemoryContext(memory, question.text, { namespace });
+  const context = await buildMemoryContext(memory, question.text, { ...settings, namespace });
   return context.entries.length;
 }
 

@@ -9,9 +9,10 @@
  * the first without a reply.
  */
 import type { Memory } from "@memory/api";
-import { autosaveTurn, buildMemoryContext } from "../../src/index.js";
+import { autosaveTurn } from "../autosave-turn.js";
+import { buildMemoryContext } from "../memory-context.js";
 import { benchNow, type ClockMode, setClock } from "./clock.js";
-import type { LoopConversation, LoopMessage } from "./loop-session.js";
+import type { ContextSettings, LoopConversation, LoopMessage } from "./loop-session.js";
 import { EntryOrigins } from "./origins.js";
 
 /** What the contexts built during the replay looked like (before each user message). */
@@ -65,6 +66,7 @@ export async function replayConversation(
   memory: Memory,
   conversation: LoopConversation,
   clock: ClockMode,
+  settings: ContextSettings = {},
 ): Promise<Replayed> {
   const origins = new EntryOrigins();
   const loop: LoopContextStats = { contexts: 0, nonEmpty: 0, entries: 0, characters: 0 };
@@ -77,6 +79,7 @@ export async function replayConversation(
           await saveExchange(memory, conversation, session.id, pendingUser, undefined, origins);
         }
         const context = await buildMemoryContext(memory, message.text, {
+          ...settings,
           namespace: conversation.id,
           sessionId: session.id,
         });
