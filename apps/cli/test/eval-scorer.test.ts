@@ -1,3 +1,9 @@
+import {
+  locomoTimeToIso,
+  normalizeEvidence,
+  parseLocomoDate,
+  readLocomoSample,
+} from "@memory/lifecycle/agent-loop-eval";
 import { describe, expect, it } from "vitest";
 import {
   aggregateMetrics,
@@ -6,12 +12,7 @@ import {
   quantile,
   scoreQuestion,
 } from "../src/eval/eval-scorer.js";
-import {
-  locomoTimeToIso,
-  normalizeEvidence,
-  parseLocomoDate,
-  turnContent,
-} from "../src/eval/locomo-dataset.js";
+import { turnContent } from "../src/eval/locomo-dataset.js";
 
 describe("eval scorer (the LoCoMo kit's rules)", () => {
   it("scores recall@k, hit@k and the reciprocal rank of the first expected key", () => {
@@ -129,10 +130,22 @@ describe("LoCoMo loading (the kit's rules)", () => {
   });
 
   it("writes a turn as speaker: text, plus the caption of a shared image", () => {
-    expect(turnContent({ speaker: "Mel", text: "Look!", blip_caption: "a photo of a dog" })).toBe(
+    const { sessions } = readLocomoSample({
+      sample_id: "x",
+      conversation: {
+        speaker_a: "Mel",
+        speaker_b: "Jo",
+        session_1: [
+          { speaker: "Mel", dia_id: "D1:1", text: "Look!", blip_caption: "a photo of a dog" },
+          { speaker: "Mel", dia_id: "D1:2" },
+        ],
+      },
+      qa: [],
+    });
+    expect(sessions[0]?.turns.map(turnContent)).toEqual([
       "Mel: Look! [image: a photo of a dog]",
-    );
-    expect(turnContent({ speaker: "Mel" })).toBe("Mel: ");
+      "Mel: ",
+    ]);
   });
 
   it("repairs the known evidence defects and drops ids that name no turn", () => {

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { embeddingsDisabled } from "@memory/core";
-import { CommandError } from "../cli/cli-errors.js";
+import { CommandError, UsageError } from "../cli/cli-errors.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import { interruptible } from "../cli/interruption.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
@@ -15,9 +15,49 @@ export interface EvalOptions {
   memories?: string;
   questions?: string;
   conversations?: string[];
-  limit: number;
+  /** Default {@link DEFAULT_LIMIT}; unset so that `--agent-loop` can refuse it. */
+  limit?: number;
   mode?: "hybrid" | "bm25" | "embedding";
   perQuestion?: boolean;
+  agentLoop?: boolean;
+  dataset?: string;
+  life?: string;
+  clock?: "wall" | "dated" | "both";
+}
+
+const DEFAULT_LIMIT = 20;
+
+/** `--agent-loop` takes its own options; the retrieval benchmark's make no sense there. */
+function checkAgentLoopOptions(file: string | undefined, options: EvalOptions): void {
+  const { agentLoop, memories, questions, limit, dataset, life, clock } = options;
+  if (!agentLoop) {
+    const loopOnly = [
+      ["--dataset", dataset],
+      ["--life", life],
+      ["--clock", clock],
+    ].filter(([, value]) => value !== undefined);
+    if (loopOnly.length > 0) {
+      throw new UsageError(
+        `${loopOnly.map(([flag]) => flag).join(", ")} ${loopOnly.length === 1 ? "belongs" : "belong"} to --agent-loop: run memory eval --agent-loop --dataset <locomo.json> [--life <scenario.json>] [--clock wall|dated|both].`,
+      );
+    }
+    return;
+  }
+  if (memories !== undefined || questions !== undefined) {
+    throw new UsageError(
+      "--agent-loop replays a LoCoMo file (--dataset <locomo.json>), not --memories/--questions; run those without --agent-loop.",
+    );
+  }
+  if (limit !== undefined) {
+    throw new UsageError(
+      "--limit is the retrieval benchmark's; --agent-loop measures the memory context with memory.toml's auto_recall_limit (set MEMORY_AUTO_RECALL_LIMIT to try another).",
+    );
+  }
+  if (file !== undefined && dataset !== undefined) {
+    throw new UsageError(
+      `give the LoCoMo file once: either memory eval --agent-loop ${file} or --dataset ${dataset}.`,
+    );
+  }
 }
 
 // A human report names this many rejected memories; --json lists them all.
@@ -33,7 +73,20 @@ const loadModule = (specifier: string): Promise<unknown> => import(specifier);
  */
 const evalCommand: CommandHandler<EvalOptions> = async (context, args, options) => {
   const [file] = args as [string | undefined];
-  const { memories, questions, conversations, limit, mode, perQuestion } = options;
+  checkAgentLoopOptions(file, options);
+  if (options.agentLoop) {
+    const { evalAgentLoop } = await import("./eval-agent-loop.js");
+    return evalAgentLoop(context, {
+      dataset: options.dataset ?? file,
+      life: options.life,
+      clock: options.clock ?? "both",
+      conversations: options.conversations,
+      mode: options.mode,
+      perQuestion: options.perQuestion,
+    });
+  }
+  const { memories, questions, conversations, mode, perQuestion } = options;
+  const limit = options.limit ?? DEFAULT_LIMIT;
   const dataset = await loadEvalDataset({ file, memories, questions, conversations });
   const { config } = context.config();
   const started = performance.now();

@@ -28,6 +28,12 @@ export interface IsolatedStoreOptions {
   mode?: "hybrid" | "bm25" | "embedding" | undefined;
   /** Loads `@memory/<backend>` and `@memory/embeddings` (the CLI's own loader). */
   loadModule: (specifier: string) => Promise<unknown>;
+  /**
+   * A provider the caller resolved once and shares between stores (`--agent-loop` opens one
+   * per conversation); the caller closes it. Unset: resolved from the configuration and closed
+   * by `dispose()`.
+   */
+  embedder?: EmbeddingProvider | undefined;
 }
 
 interface PgClient {
@@ -48,6 +54,11 @@ function postgresUrl(config: MemoryConfig, env: NodeJS.ProcessEnv): string | und
   const table = config.postgres as { url?: unknown } | undefined;
   const url = typeof table?.url === "string" && table.url !== "" ? table.url : undefined;
   return url ?? env.MEMORY_POSTGRES_URL ?? env.DATABASE_URL;
+}
+
+/** Throws the `ConfigError` of {@link openIsolatedStore} for a backend it cannot isolate. */
+export function assertIsolatable(backend: string): void {
+  if (!(EVAL_BACKENDS as readonly string[]).includes(backend)) refuse(backend);
 }
 
 function refuse(backend: string): never {
@@ -174,6 +185,7 @@ async function open(
       embeddings: "configured",
       loadModule: options.loadModule,
       autoHydrate: false,
+      ...(options.embedder ? { embedder: options.embedder } : {}),
     });
   } catch (error) {
     await cleanup();
@@ -184,8 +196,11 @@ async function open(
     disposed ??= (async () => {
       try {
         await opened.memory.close();
-        const provider = opened.provider as { close?: () => Promise<void> } | undefined;
-        await provider?.close?.();
+        // Close only what this store created: a shared provider is the caller's.
+        if (!options.embedder) {
+          const provider = opened.provider as { close?: () => Promise<void> } | undefined;
+          await provider?.close?.();
+        }
       } finally {
         await cleanup();
       }

@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import {
+  isLocomoDocument,
+  type LocomoSample,
+  readLocomoSample,
+} from "@memory/lifecycle/agent-loop-eval";
 import { CommandError, UsageError } from "../cli/cli-errors.js";
 import { EXIT_CODES } from "../cli/exit-codes.js";
 import type { EvalDataset } from "./eval-dataset.js";
 import { DatasetLineError, genericDataset } from "./generic-dataset.js";
-import { isLocomoDocument, type LocomoSample, locomoDataset } from "./locomo-dataset.js";
+import { locomoDataset } from "./locomo-dataset.js";
 
 export interface DatasetInput {
   /** A LoCoMo JSON file. */
@@ -94,7 +99,7 @@ export async function loadEvalDataset(input: DatasetInput): Promise<EvalDataset>
         `--conversations: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not in ${file}; it has ${known.join(", ")}.`,
       );
     }
-    const dataset = locomoDataset(samples, file, input.conversations);
+    const dataset = locomoDataset(samples.map(readLocomoSample), file, input.conversations);
     if (dataset.questions.length === 0) {
       throw new UsageError(
         `${file} has no question with evidence in the selected conversations; nothing to score.`,

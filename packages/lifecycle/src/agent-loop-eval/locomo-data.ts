@@ -223,7 +223,7 @@ export function readLocomo(document: unknown): LocomoConversation[] {
 }
 
 /** A shared image's caption appended as " [image: ...]", as the kit does. */
-export function turnText(turn: LocomoTurn): string {
+export function turnText(turn: Pick<LocomoTurn, "text" | "caption">): string {
   return `${turn.text}${turn.caption === undefined ? "" : ` [image: ${turn.caption}]`}`;
 }
 
