@@ -13,6 +13,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POSTGRES_URL, schemaNames } from "./helpers/postgres-schemas.js";
 import { json, Workspace } from "./helpers/run-memory.js";
 
 const FIXTURES = path.resolve(import.meta.dirname, "fixtures/agent-loop");
@@ -217,4 +218,45 @@ describe("memory eval --agent-loop", () => {
       expect(twice.error.message).toContain("give the LoCoMo file once");
     });
   });
+});
+
+describe("memory eval --agent-loop on PostgreSQL", () => {
+  it("replays each conversation in a temporary schema of its own, drops them all, and gets the same numbers", async () => {
+    const evalSchemas = () => schemaNames("memory\\_eval\\_%");
+    const before = await evalSchemas();
+    const userSchema = `agent_loop_user_${process.pid}`;
+    const ws = new Workspace("", 'embedding_provider = "noop"');
+    try {
+      ws.writeConfig(
+        "pg.toml",
+        `[memory]\nbackend = "postgres"\nembedding_provider = "noop"\n\n[postgres]\nurl = "${POSTGRES_URL}"\nschema = "${userSchema}"\n`,
+      );
+      const jsonRun = await ws.run(
+        [
+          "--config",
+          "pg.toml",
+          "eval",
+          "--agent-loop",
+          "--dataset",
+          LOCOMO,
+          "--life",
+          LIFE,
+          "--clock",
+          "wall",
+          "--json",
+        ],
+        { env: { TMPDIR: ws.dir } },
+      );
+      expect(jsonRun.code, jsonRun.stderr).toBe(0);
+      const report = json<AgentLoopDocument>(jsonRun);
+      expect(report.backend).toBe("postgres");
+      expect(report.results[0]?.locomo).toMatchObject(EXPECTED_LOCOMO);
+      expect(report.results[0]?.followUps).toEqual(EXPECTED_FOLLOW_UPS);
+      expect(report.results[0]?.life.all.context).toMatchObject(EXPECTED_LIFE_CONTEXT);
+      expect(await evalSchemas()).toEqual(before);
+      expect(await schemaNames(userSchema)).toEqual([]);
+    } finally {
+      ws.remove();
+    }
+  }, 240_000);
 });
