@@ -39,8 +39,9 @@ export interface AgentLoopEvalOptions {
   life: LifeScenario;
   clock: ClockMode;
   /**
-   * Opens a fresh store for one conversation (`name` is its id). One store per conversation,
-   * not one namespace each in a shared store: keyword scores (BM25) count documents per store.
+   * Opens a fresh store for one conversation (`name` is its id). One store per conversation
+   * (each in its own namespace too), as the benchmark has always run: conversations share
+   * nothing, not even a store's caches or its write order.
    * With the `dated` clock the process clock is already shifted when this is called, so a
    * store that reads `Date.now` for time decay reads the shifted one.
    */
