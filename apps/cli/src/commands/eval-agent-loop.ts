@@ -80,7 +80,9 @@ export async function evalAgentLoop(
                 });
                 if (location === undefined) {
                   location = store.location;
-                  context.output.note(`memory eval --agent-loop: temporary ${store.location}`);
+                  context.output.note(
+                    `memory eval --agent-loop: temporary stores, one per conversation, each deleted after its run (the first: ${store.location})`,
+                  );
                 }
                 return { memory: store.memory, dispose: () => store.dispose() };
               },
