@@ -23,7 +23,11 @@ export interface McpServerOptions {
   chatModel?: ChatModel | null;
   /** `conflict_threshold` (memory_consolidate) and `remember_retries` (memory_remember). */
   turnSettings?: TurnSettings;
-  /** memory.toml's collections (no MCP tool manages them yet; recall searches them). */
+  /**
+   * memory.toml's collections and `[server].collection_roots`: memory_collection_list and
+   * memory_collection_sync always; memory_collection_add and memory_collection_remove only
+   * with roots (the same rule as `POST /v1/collections`).
+   */
   collections?: OperationSettings["collections"];
   /** memory.toml's `auto_recall*` (memory_context), as `POST /v1/context` uses them. */
   contextDefaults?: OperationSettings["contextDefaults"];

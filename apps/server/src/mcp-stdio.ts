@@ -1,13 +1,13 @@
 import type { ChatModel, Memory, MemoryConfig } from "@memory/api";
 import { defaultConfig } from "@memory/core";
 import { resolveChatModel } from "@memory/embeddings";
-import { memoryContextOptionsFromConfig } from "@memory/lifecycle";
+import { collectionsFromConfig, memoryContextOptionsFromConfig } from "@memory/lifecycle";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { FULL_ACCESS } from "./access.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { createMcpServer } from "./mcp-server.js";
 import { openMemory } from "./open-memory.js";
-import { resolveMaxBodyBytes } from "./server-settings.js";
+import { resolveCollectionRoots, resolveMaxBodyBytes } from "./server-settings.js";
 import { StdioMessageGate } from "./stdio-message-gate.js";
 import { VERSION } from "./version.js";
 
@@ -48,6 +48,12 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
   const config = options.config ?? defaultConfig();
   const chatModel =
     options.chatModel === undefined ? resolveChatModel(config.memory) : options.chatModel;
+  // As `memory serve` reads them, checked before anything opens: the collection tools see
+  // memory.toml's collections, and add/remove only folders inside collection_roots.
+  const collections = {
+    configured: collectionsFromConfig(config),
+    roots: resolveCollectionRoots(config),
+  };
   let memory = options.memory;
   const owned = memory === undefined;
   if (!memory) {
@@ -75,6 +81,7 @@ export async function runMcpStdio(options: RunMcpStdioOptions = {}): Promise<Mcp
       rememberRetries: config.memory.remember_retries,
     },
     contextDefaults: memoryContextOptionsFromConfig(config.memory),
+    collections,
   });
   // Size, UTF-8 and JSON-RPC shape are checked line by line before the SDK reads a message, and
   // a refused one is answered, as on the HTTP channel (stdio-message-gate.ts).

@@ -310,3 +310,18 @@ export function resolveMaxBodyBytes(
     );
   return table.data;
 }
+
+/**
+ * `[server] collection_roots` alone (the stdio MCP server's collection tools), without
+ * resolving the HTTP tokens, for the same reason as `resolveMaxBodyBytes`.
+ */
+export function resolveCollectionRoots(config: MemoryConfig | undefined): string[] {
+  const configured = (config?.server as { collection_roots?: unknown } | undefined)
+    ?.collection_roots;
+  const table = serverSettingsSchema.shape.collection_roots.safeParse(configured);
+  if (!table.success)
+    throw new ConfigError(
+      `[server] collection_roots must be a list of folders, e.g. ["/srv/notes"]; got ${JSON.stringify(configured)}.`,
+    );
+  return table.data;
+}

@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatModel } from "@memory/api";
@@ -88,7 +89,10 @@ export function resourceText(result: { contents: unknown[] }): string {
   return (result.contents[0] as { text: string }).text;
 }
 
-/** The tools a server in this process lists (all of them: it has the scripted chat model). */
+/**
+ * The tools a server in this process lists (all of them: it has the scripted chat model, and
+ * collection roots, which memory_collection_add and memory_collection_remove need).
+ */
 export async function listInProcessTools() {
   const server = createMcpServer({
     memory: createInMemoryMemory(),
@@ -96,6 +100,7 @@ export async function listInProcessTools() {
     version: "test",
     logger: silentLogger,
     chatModel: scriptedChat,
+    collections: { configured: [], roots: [tmpdir()] },
   });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -4,6 +4,8 @@ import { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "../src/mcp/tool-results.
 import { resourceText, type Structured, textOf } from "./mcp-clients.js";
 
 const TOOLS = [
+  "memory_collection_list",
+  "memory_collection_sync",
   "memory_consolidate",
   "memory_context",
   "memory_forget",
@@ -35,7 +37,11 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
     { query: "tea", limit: "5" },
     { query: "q".repeat(10_001) },
     {},
+    { query: "tea", collections: "notes" },
+    { query: "tea", collections: ["no/slash"] },
   ],
+  memory_collection_list: [{ namspace: "other" }],
+  memory_collection_sync: [{ name: "no/slash" }, { name: "" }, { names: ["notes"] }],
   memory_context: [{ message: "tea", namspace: "other" }, { message: "tea", maxChars: 10 }, {}],
   memory_get: [
     { key: "user_editor", namspace: "other" },

@@ -25,12 +25,14 @@ const SAME_FIELDS: Record<string, { component: string; fields?: string[] }> = {
   },
   memory_recall: {
     component: "RecallRequest",
-    fields: ["query", "limit", "categories", "sessionId", "minScore", "namespace"],
+    fields: ["query", "limit", "categories", "sessionId", "minScore", "collections", "namespace"],
   },
   memory_context: { component: "ContextRequest" },
   memory_forget: { component: "ForgetByKeyRequest" },
   memory_consolidate: { component: "ConsolidateRequest" },
   memory_remember: { component: "RememberRequest" },
+  memory_collection_sync: { component: "SyncCollectionsRequest" },
+  memory_collection_add: { component: "AddCollectionRequest" },
 };
 
 describe("MCP input schemas", () => {

@@ -8,6 +8,7 @@
  * what a user with a notes folder gets.
  *
  *   pnpm --filter @memory/lifecycle bench:collection-noise [-- --embedder local|none]
+ *     [--backend sqlite|postgres] [--postgres-url <url>]   (bench-backend.ts)
  *
  * Prints R@5, R@10 (any evidence turn among the first k) and MRR without and with the
  * collection, and the share of the first 5 results that are notes.
@@ -17,10 +18,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { EmbeddingProvider, Memory, MemoryEntry } from "@memory/api";
-import { createSqliteMemory } from "@memory/sqlite";
 import { loadLocomo } from "../src/agent-loop-eval/locomo-data.js";
 import type { LoopConversation } from "../src/agent-loop-eval/loop-session.js";
 import { addCollection, syncCollections } from "../src/index.js";
+import { BACKEND_OPTIONS, benchBackend } from "./bench-backend.js";
 
 interface Scores {
   questions: number;
@@ -30,7 +31,10 @@ interface Scores {
   notesInTop5: number;
 }
 
-const { values } = parseArgs({ options: { embedder: { type: "string", default: "none" } } });
+const { values } = parseArgs({
+  options: { embedder: { type: "string", default: "none" }, ...BACKEND_OPTIONS },
+});
+const backend = benchBackend(values);
 
 async function embedderFor(name: string): Promise<EmbeddingProvider | undefined> {
   if (name === "none") return undefined;
@@ -88,10 +92,7 @@ async function main(): Promise<void> {
   let noteCount = 0;
   try {
     for (const conversation of split.conversations) {
-      const memory = createSqliteMemory({
-        path: path.join(dir, `${conversation.id}.db`),
-        ...(embedder ? { embedder } : {}),
-      });
+      const memory = backend.open(dir, conversation.id, embedder);
       try {
         const entries = conversation.sessions.flatMap((session) =>
           session.messages.map((message) => ({
@@ -121,9 +122,10 @@ async function main(): Promise<void> {
   } finally {
     await (embedder as { close?: () => Promise<void> } | undefined)?.close?.();
     rmSync(dir, { recursive: true, force: true });
+    await backend.cleanup();
   }
   console.log(
-    `\nLoCoMo dev, ${split.conversations.length} conversations, embedder ${values.embedder}; notes: the other conversations' sessions (${noteCount} notes in all)\n`,
+    `\nLoCoMo dev, ${split.conversations.length} conversations, backend ${backend.label}, embedder ${values.embedder}; notes: the other conversations' sessions (${noteCount} notes in all)\n`,
   );
   console.log("| store | questions | R@5 | R@10 | MRR | notes among the first 5 |");
   console.log("|---|---:|---:|---:|---:|---:|");

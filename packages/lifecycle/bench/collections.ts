@@ -4,7 +4,8 @@
  * the test hash embedder (vectors are computed and stored, but no model runs: the numbers are
  * the pipeline's, not a provider's).
  *
- *   pnpm --filter @memory/lifecycle bench:collections [-- <notes>]
+ *   pnpm --filter @memory/lifecycle bench:collections [-- <notes>] [--backend sqlite|postgres]
+ *     [--postgres-url <url>]     (postgres: default MEMORY_TEST_POSTGRES_URL; bench-backend.ts)
  *
  * Prints: initial index rate, a sync with nothing changed (what a one-shot recall pays), a sync
  * of one changed note (and its provider calls), recall p50 with and without the collection
@@ -14,12 +15,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import type { EmbeddingProvider, RecallOptions } from "@memory/api";
-import { createSqliteMemory } from "@memory/sqlite";
 import { createTestEmbedder } from "@memory/testkit";
 import { addCollection, syncCollection } from "../src/index.js";
+import { BACKEND_OPTIONS, benchBackend } from "./bench-backend.js";
 
-const NOTES = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 10_000);
+const { values, positionals } = parseArgs({ options: BACKEND_OPTIONS, allowPositionals: true });
+const NOTES = Number(positionals.find((arg) => /^\d+$/.test(arg)) ?? 10_000);
+const backend = benchBackend(values);
 const MEMORIES = 2_000;
 const QUERIES = 300;
 
@@ -101,7 +105,8 @@ async function main(): Promise<void> {
     );
 
     const { provider, counter } = countingEmbedder(createTestEmbedder({ dimensions: 256 }));
-    const memory = createSqliteMemory({ path: path.join(dir, "brain.db"), embedder: provider });
+    console.log(`backend: ${backend.label}`);
+    const memory = backend.open(dir, "brain", provider);
     await memory.importEntries(
       Array.from({ length: MEMORIES }, (_, index) => ({
         key: `m-${index}`,
@@ -161,6 +166,7 @@ async function main(): Promise<void> {
   } finally {
     clearInterval(sampler);
     rmSync(dir, { recursive: true, force: true });
+    await backend.cleanup();
   }
 }
 

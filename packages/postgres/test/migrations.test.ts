@@ -60,7 +60,7 @@ describe("postgres: migrations", () => {
       [schema],
     );
     expect(indexes.map((row) => row.indexname)).toEqual(
-      expect.arrayContaining(["memories_search", "memory_vectors_hnsw"]),
+      expect.arrayContaining(["memories_search", "memory_vectors_hnsw", "memories_category"]),
     );
     const rows = await admin<{ n: string; v: string }>(
       `SELECT (SELECT count(*) FROM "${schema}".memories) AS n, (SELECT count(*) FROM "${schema}".memory_vectors) AS v`,
@@ -82,7 +82,7 @@ describe("postgres: migrations", () => {
   });
 
   it("upgrades a version 1 schema: every row kept, search terms filled, statistics built", async () => {
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     const schema = schemas.next();
     const quoted = `"${schema}"`;
     // Version 1 exactly as the previous release left it: its migration, then rows written
@@ -126,7 +126,13 @@ describe("postgres: migrations", () => {
       const versions = await admin<{ version: number }>(
         `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
       );
-      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      // Schema 7: category filters (collections: false) are answered from an index.
+      const indexes = await admin<{ indexname: string }>(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_category'",
+        [schema],
+      );
+      expect(indexes).toHaveLength(1);
       const stored = await admin<{
         id: string;
         namespace: string;

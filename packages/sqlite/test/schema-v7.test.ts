@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
+import { SCHEMA_VERSION } from "../src/migrations/schema.js";
 import { tempDbPath } from "./helpers.js";
 
 describe("schema v7: decision records", () => {
@@ -29,7 +30,7 @@ describe("schema v7: decision records", () => {
     await memory.close();
     const check = new Database(path, { readonly: true });
     expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
-      value: "7",
+      value: String(SCHEMA_VERSION),
     });
     check.close();
   });

@@ -81,8 +81,8 @@ describe("a database that hits its size limit (max_page_count: SQLite's own SQLI
 
     const db = new Database(path);
     const pages = db.pragma("page_count", { simple: true }) as number;
-    // Room for the first batch of 5,000 small entries, not for the second.
-    db.pragma(`max_page_count = ${pages + 600}`);
+    // Room for the first batch of 5,000 small entries (with their indexes), not for the second.
+    db.pragma(`max_page_count = ${pages + 750}`);
     const memory = createSqliteMemory({ database: db });
     const entries = Array.from({ length: 12_000 }, (_, i) => ({
       key: `bulk-${i}`,

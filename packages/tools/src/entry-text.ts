@@ -18,15 +18,17 @@ export function snippetOf(content: string, size = 700): string {
 
 /**
  * An entry's header as the model reads it: `[category] key (score 0.812) [superseded by k]`,
- * and for file-backed results (Markdown) where they are, `(path:start-end)`, for memory_get.
+ * and for file-backed results (Markdown files, a collection's notes) where they are,
+ * `(path:start-end)` and the note's title when it has one, for memory_get and for citing.
  */
 export function entryHeader(
   entry: Pick<MemoryEntry, "category" | "key" | "score" | "supersededBy" | "source">,
 ): string {
   const score = entry.score === undefined ? "" : ` (score ${entry.score.toFixed(3)})`;
   const superseded = entry.supersededBy ? ` [superseded by ${entry.supersededBy}]` : "";
+  const title = entry.source?.title ? ` ${JSON.stringify(entry.source.title)}` : "";
   const source = entry.source
-    ? ` (${entry.source.path}:${entry.source.startLine}-${entry.source.endLine})`
+    ? ` (${entry.source.path}:${entry.source.startLine}-${entry.source.endLine}${title})`
     : "";
   return `[${entry.category}] ${entry.key}${score}${superseded}${source}`;
 }

@@ -2,6 +2,8 @@ export type { MemoryContextData } from "./context-tool.js";
 export { type CompactEntry, entryHeader, entryLine, snippetOf } from "./entry-text.js";
 export {
   categoryInput,
+  collectionNameInput,
+  collectionsInput,
   contextInput,
   forgetInput,
   historyInput,

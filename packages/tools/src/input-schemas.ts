@@ -100,6 +100,26 @@ export const recallInput = {
     .describe("Drop results whose relevance (0..1) is below this; default 0.3, 0 keeps all."),
 };
 
+/** A collection's name (also the category of its entries). */
+export const collectionNameInput = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_-]{1,64}$/,
+    "A collection name is 1-64 letters, digits, - or _ (e.g. notes); list the collections to see their names.",
+  )
+  .describe("A collection's name, as listed: 1-64 letters, digits, - or _.");
+
+/**
+ * Recall's choice of collections (folders of notes indexed beside memory). Not in `recallInput`:
+ * only hosts that index collections (the MCP server) offer it.
+ */
+export const collectionsInput = z
+  .union([z.boolean(), z.array(collectionNameInput)])
+  .optional()
+  .describe(
+    "Which note collections to search with memory: leave it out (or true) for every collection, false for memory only, or a list of collection names for memory and those.",
+  );
+
 export const forgetInput = {
   key: z.string().min(1).describe("The exact key to delete."),
 };

@@ -3,8 +3,8 @@ import { MEMORY_TOOL_NAMES, type MemoryToolAnnotations } from "./tool-definition
 
 /**
  * Every memory tool a host may offer: the five of `memoryToolDefinitions`, then the ones only the
- * MCP server runs (it reads memory files, holds the turn settings and the chat model, and offers
- * the repair tools beside memory_get).
+ * MCP server runs (it reads memory files, holds the turn settings and the chat model, offers
+ * the repair tools beside memory_get, and manages collections: folders of notes on the server).
  */
 export const ALL_MEMORY_TOOL_NAMES = [
   ...MEMORY_TOOL_NAMES,
@@ -14,6 +14,10 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_supersede",
   "memory_unsupersede",
   "memory_history",
+  "memory_collection_list",
+  "memory_collection_sync",
+  "memory_collection_add",
+  "memory_collection_remove",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -106,6 +110,34 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     description:
       'List what one memory said over time, newest first with the time each version was stored: storing under an existing key keeps the previous content as a version. Use it to answer "what did the user say before?" or to check what a correction replaced.',
     annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_collection_list: {
+    name: "memory_collection_list",
+    title: "List note collections",
+    description:
+      "List the collections you can search: folders of the user's Markdown notes (decision records, research, project notes) indexed read-only beside memory, each with its name, folder, namespace and how many notes and fragments are indexed. memory_recall searches memory and every collection by default; pass its `collections` argument (false, or a list of these names) to choose.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_collection_sync: {
+    name: "memory_collection_sync",
+    title: "Re-index note collections",
+    description:
+      "Bring the index of the user's note collections up to date with their folders: changed notes are indexed again, deleted ones leave recall, unchanged ones cost nothing. Leave `name` out to sync every collection you can use. Call it when the user says they just edited their notes and memory_recall should see the change; the server usually keeps collections fresh on its own. The answer lists per collection what changed and any file that could not be indexed (with its path and why).",
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  memory_collection_add: {
+    name: "memory_collection_add",
+    title: "Add a folder of notes",
+    description:
+      'Add a folder of Markdown notes on the server as a collection and index it, so memory_recall finds its notes (each result names the file and lines). Only when the user asks for it, and only folders inside the server\'s allowed roots ([server].collection_roots): any other folder is refused. The files are read, never written. `pattern` chooses the files (default "**/*.md").',
+    annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  memory_collection_remove: {
+    name: "memory_collection_remove",
+    title: "Remove a collection's index",
+    description:
+      "Remove a collection: its notes leave recall and its index is deleted; the files themselves are never touched, and adding the folder again indexes them anew. Only when the user asks for it. Collections defined in the server's memory.toml cannot be removed this way.",
+    annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
 };
 

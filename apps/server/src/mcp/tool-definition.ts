@@ -26,8 +26,11 @@ export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
   inputSchema: Input;
   outputSchema: z.ZodObject;
   annotations: ToolAnnotations;
-  /** Offered only when this holds (memory_remember needs a chat model). */
-  available?(context: Pick<McpToolContext, "chatModel">): boolean;
+  /**
+   * Offered only when this holds (memory_remember needs a chat model; adding and removing
+   * collections needs `[server].collection_roots`).
+   */
+  available?(context: Pick<McpToolContext, "chatModel" | "collections">): boolean;
   run(input: z.output<Input>, context: McpToolContext): Promise<CallToolResult>;
 }
 

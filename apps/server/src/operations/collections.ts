@@ -1,5 +1,6 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { NotFoundError } from "@memory/api";
 import { type CollectionDefinition, readManifest } from "@memory/core";
 import {
   addCollection,
@@ -93,13 +94,28 @@ export async function addCollectionFor(
   return { collection, sync: await syncCollection(scope.memory, collection) };
 }
 
-/** Removes a collection's index (never its files), if the caller may use its namespace. */
-export async function removeCollectionFor(name: string, scope: CollectionScope) {
+/**
+ * The collection `name` if the caller may use it: FORBIDDEN when it belongs to another
+ * namespace, NOT_FOUND (naming only the caller's collections, never another namespace's)
+ * when there is none.
+ */
+async function usableCollection(name: string, scope: CollectionScope): Promise<void> {
   const { configured, baseDir } = scope.collections;
   const all = await listCollections(scope.memory, configured, baseDir ? { baseDir } : {});
   const found = all.find((definition) => definition.name === name);
-  if (found && !canUse(scope.access, found.namespace)) throw forbidden(name);
-  return removeCollection(scope.memory, name, configured);
+  if (found && canUse(scope.access, found.namespace)) return;
+  if (found) throw forbidden(name);
+  const visible = all.filter((definition) => canUse(scope.access, definition.namespace));
+  const known = visible.length ? ` (yours: ${visible.map((d) => d.name).join(", ")})` : "";
+  throw new NotFoundError(
+    `no collection "${name}"${known}: list them (GET /v1/collections, memory_collection_list) and use one of those names.`,
+  );
+}
+
+/** Removes a collection's index (never its files), if the caller may use its namespace. */
+export async function removeCollectionFor(name: string, scope: CollectionScope) {
+  await usableCollection(name, scope);
+  return removeCollection(scope.memory, name, scope.collections.configured);
 }
 
 /** Syncs every collection the caller may use, or one. */
@@ -107,13 +123,12 @@ export async function syncCollectionsFor(
   input: { name?: string | undefined },
   scope: CollectionScope,
 ): Promise<CollectionSyncReport[]> {
-  const visible = await visibleCollections(scope);
+  if (input.name !== undefined) await usableCollection(input.name, scope);
   const { configured, baseDir } = scope.collections;
-  if (input.name !== undefined && !visible.some((definition) => definition.name === input.name)) {
-    const all = await listCollections(scope.memory, configured, baseDir ? { baseDir } : {});
-    if (all.some((definition) => definition.name === input.name)) throw forbidden(input.name);
-  }
-  const names = input.name !== undefined ? [input.name] : visible.map((d) => d.name);
+  const names =
+    input.name !== undefined
+      ? [input.name]
+      : (await visibleCollections(scope)).map((definition) => definition.name);
   return syncCollections(scope.memory, {
     configured,
     ...(baseDir ? { baseDir } : {}),

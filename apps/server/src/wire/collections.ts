@@ -1,10 +1,10 @@
+import { collectionNameInput } from "@memory/tools";
 import { z } from "zod";
 import { named, namespace } from "./fields.js";
 
-const collectionName = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/)
-  .describe("1-64 letters, digits, - or _; also the category of the collection's entries.");
+const collectionName = collectionNameInput.describe(
+  "1-64 letters, digits, - or _; also the category of the collection's entries.",
+);
 
 /** Body of `POST /v1/collections`. */
 export const AddCollectionRequestSchema = named(

@@ -1,3 +1,4 @@
+import { collectionsInput } from "@memory/tools";
 import { z } from "zod";
 import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
@@ -82,12 +83,9 @@ export const RecallRequestSchema = named(
       minScore: z.number().optional(),
       includeSuperseded: z.boolean().optional(),
       withEmbeddings: z.boolean().optional(),
-      collections: z
-        .union([z.boolean(), z.array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/))])
-        .optional()
-        .describe(
-          "Collections searched with memory: true or absent, every one; false, memory only; a list, those.",
-        ),
+      collections: collectionsInput.describe(
+        "Collections searched with memory: true or absent, every one; false, memory only; a list, those.",
+      ),
     })
     .strict(),
 );

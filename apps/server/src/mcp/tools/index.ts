@@ -1,4 +1,8 @@
 import type { McpTool } from "../tool-definition.js";
+import { memoryCollectionAdd } from "./memory-collection-add.js";
+import { memoryCollectionList } from "./memory-collection-list.js";
+import { memoryCollectionRemove } from "./memory-collection-remove.js";
+import { memoryCollectionSync } from "./memory-collection-sync.js";
 import { memoryConsolidate } from "./memory-consolidate.js";
 import { memoryContext } from "./memory-context.js";
 import { memoryForget } from "./memory-forget.js";
@@ -24,4 +28,8 @@ export const MEMORY_TOOLS: readonly McpTool[] = [
   memoryHistory,
   memoryConsolidate,
   memoryRemember,
+  memoryCollectionList,
+  memoryCollectionSync,
+  memoryCollectionAdd,
+  memoryCollectionRemove,
 ] as unknown as readonly McpTool[];

@@ -1,4 +1,4 @@
-import { namespaceInput, recallInput } from "@memory/tools";
+import { collectionsInput, namespaceInput, recallInput } from "@memory/tools";
 import { z } from "zod";
 import { recallEntries } from "../../operations/recall.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
@@ -6,8 +6,11 @@ import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "
 
 export const memoryRecall = defineTool({
   ...mcpToolSpec("memory_recall"),
-  // POST /v1/recall's fields and bounds, described once.
-  inputSchema: z.object({ ...recallInput, namespace: namespaceInput }).strict(),
+  // POST /v1/recall's fields and bounds, described once. A collection's result names its file,
+  // lines and title in the text (entryHeader) and carries `source` in the structured part.
+  inputSchema: z
+    .object({ ...recallInput, collections: collectionsInput, namespace: namespaceInput })
+    .strict(),
   outputSchema: z.object({
     results: z.array(EntryMetadataSchema).describe("The results shown in the text, best first."),
     omitted: z
