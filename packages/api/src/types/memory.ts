@@ -156,7 +156,7 @@ export interface Memory extends AsyncDisposable {
    * every candidate, kept or dropped with the reason (under the threshold, superseded, filtered,
    * over the limit...) and its full `explain`. `results` is what `recall` returns. Never cached;
    * with `key`, `focus` says why that key is or is not in the results, even when no stage
-   * picked it. Costs about two recalls (the second finds what the filter left out).
+   * picked it. Costs a few recalls (a second search finds what the filter left out).
    */
   explainRecall(query: string, options?: ExplainRecallOptions): Promise<RecallTrace>;
   /** Entries newest first (by `updatedAt`). */
