@@ -97,4 +97,29 @@ describe.each(realBackends())("the memory context's trace on %s", (_name, open) 
     expect(budget.length).toBe(3 - small.entries.length);
     expect(budget[0]!.detail).toContain("maxChars 200");
   });
+
+  it("names an entry raised only by its session as context_only", async () => {
+    const memory = open();
+    await memory.store({
+      key: "painted",
+      content: "User: I painted a lake sunrise with oil colours last year",
+      category: "conversation",
+      sessionId: "s1",
+    });
+    await memory.store({
+      key: "hangs",
+      content: "User: It hangs in the hallway now",
+      category: "conversation",
+      sessionId: "s1",
+    });
+    const context = await buildMemoryContext(memory, "lake sunrise painting in oil colours", {
+      explain: "full",
+      minScore: 0.1,
+    });
+    expect(context.entries.map((entry) => entry.key)).toEqual(["painted"]);
+    const lifted = verdict(context, "hangs");
+    expect(lifted).toMatchObject({ kept: false, reason: "context_only" });
+    expect(lifted.explain.context).toBeGreaterThan(0.1);
+    expect(lifted.detail).toContain("its session added");
+  });
 });

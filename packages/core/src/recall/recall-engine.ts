@@ -30,12 +30,12 @@ import { KeywordScorer, likeRelevance } from "./relevance.js";
 import { resolveVectorCalibration } from "./retrieval-settings.js";
 import { analyzeQuery, searchTerms } from "./text-analyzer.js";
 import {
+  assembleTrace,
   filteredCandidates,
   filterNarrows,
-  focusVerdict,
   namespaceOnly,
-  traceSettings,
 } from "./trace-assembly.js";
+import { embedQuery, keywordDecisive } from "./vector-gate.js";
 
 export interface RecallEngineOptions {
   stages: RecallStages;
@@ -162,37 +162,18 @@ export class RecallEngine {
         "candidates of the whole namespace the filter left out",
       );
     }
-    const search = collector.search;
-    const trace: RecallTrace = {
+    return assembleTrace({
       query,
-      namespace: request.filter.namespace,
-      settings: traceSettings(this.#settings, request, {
-        calibration: this.#calibration,
-        intentWeights: this.#intentWeights,
-        recent: collector.source === "recent",
-      }),
-      intent: {
-        question: search?.intent?.question ?? false,
-        when: search?.intent?.when ?? false,
-        terms: search ? search.terms.map((term) => term.text) : [],
-      },
-      source: collector.source,
-      stages: collector.stages,
+      request,
+      collector,
       candidates,
       results,
-    };
-    if (collector.degraded !== undefined) trace.degraded = collector.degraded;
-    if (focus)
-      trace.focus = await focusVerdict(candidates, search, {
-        ...focus,
-        stages: this.#stages,
-        calibration: this.#calibration,
-        language: this.#settings.textLanguage,
-        filter: request.filter,
-        mode: request.mode,
-        degraded: collector.degraded,
-      });
-    return trace;
+      settings: this.#settings,
+      calibration: this.#calibration,
+      intentWeights: this.#intentWeights,
+      stages: this.#stages,
+      focus,
+    });
   }
 
   #finalize(
@@ -266,10 +247,16 @@ export class RecallEngine {
     if (degraded === undefined && mode !== "bm25") {
       if (mode === "hybrid" && this.#settings.ftsEarlyReturnScore < 1) {
         keyword = await runKeyword();
-        earlyReturn = this.#decisive(keyword, terms, pool, limit);
+        earlyReturn = keywordDecisive(
+          keyword,
+          terms,
+          pool,
+          limit,
+          this.#settings.ftsEarlyReturnScore,
+        );
       }
       if (!earlyReturn) {
-        const embedded = await this.#embed(request);
+        const embedded = await embedQuery(stages, request);
         if ("failure" in embedded) {
           degraded = embedded.failure;
           transient = true;
@@ -393,47 +380,6 @@ export class RecallEngine {
   #respond(results: MemoryEntry[], transient: boolean): MemoryEntry[] {
     if (transient) this.#uncacheable.add(results);
     return results;
-  }
-
-  /**
-   * Early return (off by default): the vector stage is skipped when the keyword stage alone
-   * fills the limit and its best hit is at least `fts_early_return_score` relevant.
-   * Otherwise hybrid falls through to the vector stage.
-   */
-  #decisive(
-    keyword: KeywordStageResult,
-    terms: Parameters<typeof searchTerms>[0],
-    pool: number,
-    limit: number,
-  ): boolean {
-    if (terms.length === 0) return false;
-    const scorer = new KeywordScorer(terms, keyword.statistics);
-    const relevances = keyword.hits
-      .map((hit) => scorer.relevance(scorer.bm25(hit.terms)))
-      .filter((value) => value > 0)
-      .sort((a, b) => b - a)
-      .slice(0, pool);
-    return relevances.length >= limit && (relevances[0] ?? 0) >= this.#settings.ftsEarlyReturnScore;
-  }
-
-  /** The query embedding, or why there is none (the recall then answers from keywords). */
-  async #embed(request: Request): Promise<{ vector: Float32Array } | { failure: string }> {
-    try {
-      const vector = await this.#stages.embedQuery(request.query, request.signal);
-      for (let i = 0; i < vector.length; i++) {
-        if (!Number.isFinite(vector[i]!)) {
-          return {
-            failure:
-              "the embedding provider returned a non-finite query vector: answered from keywords",
-          };
-        }
-      }
-      return { vector };
-    } catch (error) {
-      if (request.signal?.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      return { failure: `the embedding provider failed (${message}): answered from keywords` };
-    }
   }
 
   /** Nothing found by the search stages: substring matches of up to 8 query words (weak). */

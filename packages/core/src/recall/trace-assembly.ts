@@ -3,6 +3,7 @@ import {
   type NormalizedFilter,
   RECALL_DROP_REASONS,
   type RecallStages,
+  type RecallTrace,
   type RecallTraceCandidate,
   type RecallTraceFocus,
   type RecallTraceSettings,
@@ -14,7 +15,12 @@ import { DEFAULT_RRF_K } from "../algorithms/fusion.js";
 import { type FilterPart, filterExclusion } from "./in-memory-stages.js";
 import type { IntentWeights } from "./query-intent.js";
 import type { RecallRequest } from "./recall-request.js";
-import { digits, type TracedSearch, traceCandidate } from "./recall-trace.js";
+import {
+  digits,
+  type RecallTraceCollector,
+  type TracedSearch,
+  traceCandidate,
+} from "./recall-trace.js";
 import { vectorRelevance } from "./relevance.js";
 import { indexedTerms } from "./text-analyzer.js";
 
@@ -192,4 +198,51 @@ export async function focusVerdict(
   }
   focus.verdict = `${name} is not a candidate at all: ${reasons.join(", and ")}`;
   return focus;
+}
+
+/** The trace of one recall, from its collector and candidates (and the focused key's verdict). */
+export async function assembleTrace(parts: {
+  query: string;
+  request: RecallRequest;
+  collector: RecallTraceCollector;
+  candidates: RecallTraceCandidate[];
+  results: MemoryEntry[];
+  settings: RetrievalSettings;
+  calibration: VectorCalibration;
+  intentWeights: IntentWeights;
+  stages: RecallStages;
+  focus: { key: string; entry: MemoryEntry | null } | undefined;
+}): Promise<RecallTrace> {
+  const { request, collector, candidates } = parts;
+  const search = collector.search;
+  const trace: RecallTrace = {
+    query: parts.query,
+    namespace: request.filter.namespace,
+    settings: traceSettings(parts.settings, request, {
+      calibration: parts.calibration,
+      intentWeights: parts.intentWeights,
+      recent: collector.source === "recent",
+    }),
+    intent: {
+      question: search?.intent?.question ?? false,
+      when: search?.intent?.when ?? false,
+      terms: search ? search.terms.map((term) => term.text) : [],
+    },
+    source: collector.source,
+    stages: collector.stages,
+    candidates,
+    results: parts.results,
+  };
+  if (collector.degraded !== undefined) trace.degraded = collector.degraded;
+  if (parts.focus)
+    trace.focus = await focusVerdict(candidates, search, {
+      ...parts.focus,
+      stages: parts.stages,
+      calibration: parts.calibration,
+      language: parts.settings.textLanguage,
+      filter: request.filter,
+      mode: request.mode,
+      degraded: collector.degraded,
+    });
+  return trace;
 }
