@@ -178,6 +178,27 @@ describe("web inspector in chromium", { timeout: 120_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('search with "Why not?" lists the dropped candidates with their reasons', async () => {
+    const page = await signIn(TOKEN_ALL);
+    await nav(page, "Search").click();
+    await chooseNamespace(page, "a");
+    await page.getByLabel("Query").fill("lighthouse tide");
+    await page.getByLabel("Why not?").check();
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const whyNot = view(page, "search").getByRole("region", { name: "Why not" });
+    await whyNot.waitFor();
+    const text = await visibleText(whyNot);
+    // The 14 other notes of namespace a are vector candidates far below the threshold.
+    expect(text).toMatch(/Why not\? \d+ dropped candidates/);
+    expect(text).toContain("under threshold");
+    expect(text).toMatch(/score [\d.]+ \(relevance [\d.]+ x decay [\d.]+\) < minScore 0\.3/);
+    expect(text).toContain("a-note-");
+    // The kept result is not among the dropped ones; each dropped one shows its score's parts.
+    expect(await whyNot.getByRole("link", { name: "a-lighthouse", exact: true }).count()).toBe(0);
+    expect(await whyNot.getByRole("region", { name: "Why it ranked" }).count()).toBeGreaterThan(0);
+    expect(pageErrors).toEqual([]);
+  });
+
   it("edits an entry and recalls the new content", async () => {
     const page = await signIn(TOKEN_ALL);
     await openEntry(page, "a", "a-note-05");

@@ -161,6 +161,16 @@ export type {
   VectorStageHit,
   VectorStageRequest,
 } from "./types/recall-stages.js";
+export {
+  type ExplainRecallOptions,
+  RECALL_DROP_REASONS,
+  type RecallDropReason,
+  type RecallTrace,
+  type RecallTraceCandidate,
+  type RecallTraceFocus,
+  type RecallTraceSettings,
+  type RecallTraceStage,
+} from "./types/recall-trace.js";
 export type {
   RetrievalSettings,
   TextLanguage,

@@ -145,6 +145,8 @@ export { NoneDriver } from "./none-driver.js";
 export { NoneMemory } from "./none-memory.js";
 export {
   entryMatchesFilter,
+  type FilterPart,
+  filterExclusion,
   InMemoryRecallStages,
   type InMemoryRow,
   type InMemoryStagesOptions,
@@ -157,6 +159,7 @@ export {
 } from "./recall/keyword-statistics-cache.js";
 export { RecallEngine, type RecallEngineOptions } from "./recall/recall-engine.js";
 export { compareKeys, type ScoredCandidate } from "./recall/recall-results.js";
+export { traceCandidate } from "./recall/recall-trace.js";
 export {
   BM25_B,
   BM25_K1,

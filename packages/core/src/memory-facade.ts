@@ -5,6 +5,7 @@ import {
   type DeleteFilter,
   type DeleteReport,
   type EmbeddingJobReport,
+  type ExplainRecallOptions,
   type ExportFilter,
   type FileBackedMemory,
   type FlushOptions,
@@ -22,10 +23,15 @@ import {
   type MemoryDriver,
   type MemoryEntry,
   type RecallOptions,
+  type RecallTrace,
   type ReindexOptions,
   type StoreInput,
 } from "@memory/api";
-import { CollectionFilterCache, recallWithCollections } from "./collections/collection-recall.js";
+import {
+  CollectionFilterCache,
+  type CollectionRecallParts,
+  recallWithCollections,
+} from "./collections/collection-recall.js";
 import type { JobStateAccess } from "./collections/collection-state.js";
 import { COLLECTION_WRITER, type CollectionWriter } from "./collections/collection-writer.js";
 import { readCollectionFragments, removeCollectionFragments } from "./collections/fragments.js";
@@ -34,6 +40,7 @@ import { assertCompleteDriver } from "./driver-check.js";
 import { backfill, pendingSource, reindex } from "./embedding-jobs.js";
 import { EmbeddingWorker } from "./embedding-worker.js";
 import * as reads from "./entry-reads.js";
+import { explainRecall } from "./explain-recall.js";
 import type { FacadeContext, PendingBatchOf } from "./facade-context.js";
 import {
   type MemoryFacadeOptions,
@@ -198,22 +205,33 @@ export class MemoryFacade implements Memory {
 
   recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
     return this.#use(async (context) => {
-      const jobs: JobStateAccess = this;
-      const stages = context.driver.recallStages;
       const found = await recallWithCollections(
         (text, engineOptions) => context.engine.recall(text, engineOptions),
-        {
-          count: (countOptions) => reads.countEntries(context, countOptions),
-          jobs,
-          cache: this.#collectionFilters,
-          ...(stages.changeToken ? { changeToken: () => stages.changeToken?.() } : {}),
-        },
+        this.#collectionParts(context),
         query,
         options,
       );
       const { driver } = context;
       return driver.supplementRecall ? driver.supplementRecall(query, options, found) : found;
     });
+  }
+
+  explainRecall(query: string, options: ExplainRecallOptions = {}): Promise<RecallTrace> {
+    return this.#use((context) =>
+      explainRecall(context, this.#collectionParts(context), query, options),
+    );
+  }
+
+  /** What a recall with a collections choice needs besides the engine. */
+  #collectionParts(context: FacadeContext): CollectionRecallParts {
+    const jobs: JobStateAccess = this;
+    const stages = context.driver.recallStages;
+    return {
+      count: (countOptions) => reads.countEntries(context, countOptions),
+      jobs,
+      cache: this.#collectionFilters,
+      ...(stages.changeToken ? { changeToken: () => stages.changeToken?.() } : {}),
+    };
   }
 
   /** The indexer's access to collection fragments (see `collectionWriterOf`). */

@@ -3,6 +3,7 @@ import type {
   DeleteFilter,
   DeleteReport,
   EmbeddingJobReport,
+  ExplainRecallOptions,
   HealthReport,
   ImportEntry,
   ImportReport,
@@ -10,6 +11,7 @@ import type {
   Lease,
   Memory,
   MemoryEntry,
+  RecallTrace,
   StoreInput,
 } from "@memory/api";
 import {
@@ -25,6 +27,12 @@ import {
   validateLeaseTtl,
   validateNamespace,
 } from "@memory/api";
+import { recallRequest } from "./recall/recall-request.js";
+import {
+  DEFAULT_VECTOR_CALIBRATION,
+  resolveRetrievalSettings,
+} from "./recall/retrieval-settings.js";
+import { traceSettings } from "./recall/trace-assembly.js";
 
 /**
  * The degraded `none` backend: remembers nothing and finds nothing. It exists only so an agent
@@ -79,6 +87,41 @@ export class NoneMemory implements Memory {
   async recall(): Promise<MemoryEntry[]> {
     this.#open();
     return [];
+  }
+  /** An empty trace that says why: there is nothing to find. */
+  async explainRecall(query: string, options: ExplainRecallOptions = {}): Promise<RecallTrace> {
+    this.#open();
+    const settings = resolveRetrievalSettings();
+    const request = recallRequest(query, options, settings);
+    const detail = `the none backend stores nothing (${this.#reason})`;
+    return {
+      query,
+      namespace: request.filter.namespace,
+      settings: traceSettings(settings, request, {
+        calibration: DEFAULT_VECTOR_CALIBRATION,
+        intentWeights: {
+          questionPenalty: settings.questionEntryPenalty,
+          temporalBoost: settings.temporalBoost,
+          speakerBoost: settings.speakerBoost,
+        },
+        recent: false,
+      }),
+      intent: { question: false, when: false, terms: [] },
+      source: "keyword",
+      degraded: detail,
+      stages: [{ name: "keyword", count: 0, detail }],
+      candidates: [],
+      results: [],
+      ...(options.key === undefined
+        ? {}
+        : {
+            focus: {
+              key: validateKey(options.key),
+              exists: false,
+              verdict: `${JSON.stringify(options.key)} is not in the results: ${detail}`,
+            },
+          }),
+    };
   }
   async list(): Promise<MemoryEntry[]> {
     this.#open();

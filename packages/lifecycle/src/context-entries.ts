@@ -37,19 +37,22 @@ export interface TurnPolicy {
   includeQuestions: boolean;
 }
 
+/** Why a turn stays out of the context (see {@link turnExclusion}). */
+export type TurnExclusion = "assistant_reply" | "conversation_turn" | "contentless" | "question";
+
 /**
  * Why a recalled entry stays out of the context, or undefined when it may go in: autosaved
  * replies (unless `includeReplies`; even then only when they say something), raw conversation
  * turns (unless `includeConversation`), questions and contentless turns.
  */
-export function turnExclusion(entry: MemoryEntry, policy: TurnPolicy): string | undefined {
+export function turnExclusion(entry: MemoryEntry, policy: TurnPolicy): TurnExclusion | undefined {
   const reply = isAutosavedReply(entry);
-  if (reply && !policy.includeReplies) return "assistant reply";
-  if (entry.category === "conversation" && !policy.includeConversation) return "conversation turn";
+  if (reply && !policy.includeReplies) return "assistant_reply";
+  if (entry.category === "conversation" && !policy.includeConversation) return "conversation_turn";
   if (entry.category !== "conversation" && !reply) return undefined;
   const text = spokenLines(entry.content).join(" ");
-  if (isContentless(text, reply ? REPLY_CONTENT_WORDS : 1)) return "says nothing";
-  if (!policy.includeQuestions && isQuestion(text)) return "a question";
+  if (isContentless(text, reply ? REPLY_CONTENT_WORDS : 1)) return "contentless";
+  if (!policy.includeQuestions && isQuestion(text)) return "question";
   return undefined;
 }
 

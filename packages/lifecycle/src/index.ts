@@ -80,6 +80,11 @@ export {
   HISTORY_MESSAGES,
   HISTORY_WINDOW_MS,
 } from "./context-query.js";
+export type {
+  ContextRecallPurpose,
+  MemoryContextTrace,
+  MemoryContextTraceSettings,
+} from "./context-trace.js";
 export {
   CURATE_JOB,
   CURATOR_SYSTEM_PROMPT,

@@ -1,4 +1,10 @@
-import type { Memory, MemoryEntry, MemorySettings } from "@memory/api";
+import type {
+  Memory,
+  MemoryEntry,
+  MemorySettings,
+  RecallDropReason,
+  RecallOptions,
+} from "@memory/api";
 import { answeringEntries } from "./context-answers.js";
 import {
   echoesMessage,
@@ -9,6 +15,11 @@ import {
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
 import { discoveryQuery } from "./context-query.js";
+import {
+  type ContextRecallPurpose,
+  ContextTraceCollector,
+  type MemoryContextTrace,
+} from "./context-trace.js";
 import { readQuestion } from "./question-reading.js";
 
 /** Options of {@link buildMemoryContext}. */
@@ -65,6 +76,11 @@ export interface MemoryContextOptions {
   maxChars?: number;
   /** Upper bound on one entry's line; longer contents are cut with an ellipsis. Default 500. */
   maxEntryChars?: number;
+  /**
+   * `"full"`: also return `trace`, every recall the context ran (traced, `Memory.explainRecall`)
+   * and every entry it looked at, kept or dropped with the reason. The block is the same.
+   */
+  explain?: "full";
   /** Clock of the multi-turn window; default `() => new Date()`. */
   now?: () => Date;
   signal?: AbortSignal;
@@ -78,6 +94,8 @@ export interface MemoryContext {
   entries: MemoryEntry[];
   /** True when entries or characters were dropped to fit `maxChars`. */
   truncated: boolean;
+  /** With `explain: "full"`: why each entry is, or is not, in the block. */
+  trace?: MemoryContextTrace;
 }
 
 export const MEMORY_CONTEXT_DEFAULTS = {
@@ -132,22 +150,39 @@ export async function buildMemoryContext(
   const settings = contextSettings(options, userMessage.trim());
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
-  const { recalled, answers, othersAnswers } = await recallForMessage(memory, options, settings);
+  const trace = options.explain === "full" ? new ContextTraceCollector() : undefined;
+  const { recalled, answers, othersAnswers } = await recallForMessage(
+    memory,
+    options,
+    settings,
+    trace,
+  );
   const core = coreLimit <= 0 ? [] : await memory.topCore(coreLimit * 3, keyOptions);
 
   const seen = new Set<string>();
   const candidates: MemoryEntry[] = [];
   // A turn or note that repeats a superseded fact is as stale as the fact.
   const stale = recalled.filter((entry) => entry.supersededBy !== undefined);
-  const add = (entry: MemoryEntry): boolean => {
-    if (entry.supersededBy !== undefined || seen.has(entry.key)) return false;
-    if (query !== "" && echoesMessage(entry, query)) return false;
-    if (stale.some((old) => echoesMessage(entry, old.content.trim()))) return false;
+  // True when the entry is added; otherwise the trace (if any) is told why not.
+  const add = (entry: MemoryEntry, why: string): boolean => {
+    const drop = (reason: RecallDropReason, detail: string) => {
+      trace?.drop(entry, reason, detail);
+      return false;
+    };
+    if (entry.supersededBy !== undefined)
+      return drop("superseded", `superseded by ${JSON.stringify(entry.supersededBy)}`);
+    if (seen.has(entry.key)) return drop("duplicate", "the same key is already in the block");
+    if (query !== "" && echoesMessage(entry, query))
+      return drop("current_turn", "it repeats the message itself");
+    const old = stale.find((superseded) => echoesMessage(entry, superseded.content.trim()));
+    if (old) return drop("repeats_superseded", `it repeats ${JSON.stringify(old.key)}, superseded`);
     // Near-identical to an entry already kept, line by line ("User: <fact>" repeats <fact>).
     const lines = spokenLines(entry.content);
-    if (candidates.some((kept) => lines.some((line) => echoesMessage(kept, line)))) return false;
+    const twin = candidates.find((kept) => lines.some((line) => echoesMessage(kept, line)));
+    if (twin) return drop("duplicate", `near-identical to ${JSON.stringify(twin.key)}, already in`);
     seen.add(entry.key);
     candidates.push(entry);
+    trace?.keep(entry, why);
     return true;
   };
   let recalledCount = 0;
@@ -155,22 +190,60 @@ export async function buildMemoryContext(
   // their relevance to its words; with an answer, the same attribute of someone else stays out.
   for (const entry of answers) {
     if (recalledCount >= limit) break;
-    if (turnExclusion(entry, settings) !== undefined) continue;
-    if (add(entry)) recalledCount++;
+    const exclusion = turnExclusion(entry, settings);
+    if (exclusion !== undefined) {
+      trace?.excluded(entry, exclusion);
+      continue;
+    }
+    if (add(entry, "a standing fact that answers the question")) recalledCount++;
   }
   for (const entry of recalled) {
     if (recalledCount >= limit) break;
-    if (relevanceOf(entry) < settings.minScore || !matchesItself(entry)) continue;
-    if (turnExclusion(entry, settings) !== undefined) continue;
-    if (answers.length > 0 && othersAnswers(entry)) continue;
-    if (add(entry)) recalledCount++;
+    if (relevanceOf(entry) < settings.minScore) {
+      trace?.drop(entry, "under_threshold", underThreshold(entry, settings.minScore));
+      continue;
+    }
+    if (!matchesItself(entry)) {
+      trace?.drop(entry, "context_only", contextOnly(entry));
+      continue;
+    }
+    const exclusion = turnExclusion(entry, settings);
+    if (exclusion !== undefined) {
+      trace?.excluded(entry, exclusion);
+      continue;
+    }
+    if (answers.length > 0 && othersAnswers(entry)) {
+      trace?.drop(entry, "other_subject", "the same attribute of someone else (an answer exists)");
+      continue;
+    }
+    if (add(entry, `relevance ${relevanceOf(entry).toFixed(4)} >= minScore ${settings.minScore}`))
+      recalledCount++;
   }
   let coreCount = 0;
   for (const entry of core) {
     if (coreCount >= coreLimit) break;
-    if (add(entry)) coreCount++;
+    if (add(entry, "a top core memory (coreLimit)")) coreCount++;
   }
-  return formatContext(candidates, settings);
+  const built = formatContext(candidates, settings);
+  if (!trace) return built;
+  trace.overLimit([...answers, ...recalled], limit, "recalled");
+  trace.overLimit(core, coreLimit, "core");
+  trace.overBudget(candidates, built.entries, settings.maxChars);
+  return { ...built, trace: trace.build(userMessage, traceSettings(settings), built.entries) };
+}
+
+function underThreshold(entry: MemoryEntry, minScore: number): string {
+  return `relevance before decay ${relevanceOf(entry).toFixed(4)} < the context's minScore ${minScore}`;
+}
+
+function contextOnly(entry: MemoryEntry): string {
+  const lift = entry.explain?.context ?? 0;
+  return `it matches nothing itself (keyword and vector relevance 0); its session added ${lift.toFixed(4)}`;
+}
+
+function traceSettings(settings: ContextSettings) {
+  const { query: _query, ...rest } = settings;
+  return rest;
 }
 
 type ContextSettings = ReturnType<typeof contextSettings>;
@@ -201,6 +274,7 @@ async function recallForMessage(
   memory: Memory,
   options: MemoryContextOptions,
   settings: ContextSettings,
+  trace?: ContextTraceCollector,
 ): Promise<{
   recalled: MemoryEntry[];
   answers: MemoryEntry[];
@@ -230,10 +304,19 @@ async function recallForMessage(
           now: (options.now ?? (() => new Date()))(),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
+  // Traced, each recall is `explainRecall`: the same results, and its drops besides.
+  const recall = (text: string, purpose: ContextRecallPurpose, recallOptions: RecallOptions) =>
+    trace
+      ? memory.explainRecall(text, recallOptions).then((traced) => {
+          trace.recalled(purpose, traced);
+          return traced.results;
+        })
+      : memory.recall(text, recallOptions);
+  if (trace && discovery !== query) trace.discoveryQuery = discovery;
   const reading = readQuestion(query);
   const [own, found, answered] = await Promise.all([
-    memory.recall(query, recallOptions),
-    discovery === query ? Promise.resolve([]) : memory.recall(discovery, recallOptions),
+    recall(query, "message", recallOptions),
+    discovery === query ? Promise.resolve([]) : recall(discovery, "discovery", recallOptions),
     reading === undefined
       ? Promise.resolve({ answers: [], othersAnswers: () => false })
       : answeringEntries(
@@ -249,7 +332,7 @@ async function recallForMessage(
   );
   const fallback = passes
     ? []
-    : await memory.recall(query, { ...recallOptions, minScore: settings.minScore });
+    : await recall(query, "fallback", { ...recallOptions, minScore: settings.minScore });
   // By key: the message's own results first, then the multi-turn query's; a fallback result
   // replaces the message's own scoring of the same entry.
   const byKey = new Map<string, MemoryEntry>();

@@ -130,4 +130,5 @@ export type ConformanceGroup =
   | "leases"
   | "conflicts"
   | "deferredEmbedding"
-  | "multiProcessLeases";
+  | "multiProcessLeases"
+  | "recallTrace";

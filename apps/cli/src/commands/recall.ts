@@ -41,6 +41,8 @@ export function explainLine(explain: RecallExplain, style: Style): string {
     `relevance ${fixed(explain.fused, 4)}`,
     `decay ${fixed(explain.decay, 3)}`,
   ];
+  if (explain.intent !== undefined) parts.push(`intent x${fixed(explain.intent, 3)}`);
+  if (explain.context !== undefined) parts.push(`context +${fixed(explain.context, 4)}`);
   if (explain.importance !== undefined) parts.push(`importance ${explain.importance}`);
   const how = [
     explain.source,

@@ -1,4 +1,4 @@
-import { buildContext, recallEntries } from "../operations/recall.js";
+import { buildContext, recallWithTrace } from "../operations/recall.js";
 import { defineRoute, errorResponses, json, scopeOf } from "../route-spec.js";
 import { ContextRequestSchema, RecallRequestSchema } from "../wire/requests.js";
 import { ContextResponseSchema, RecallResponseSchema } from "../wire/responses.js";
@@ -9,14 +9,15 @@ export const recallRoutes = [
     method: "post",
     path: "/v1/recall",
     operationId: "recall",
-    summary: "Recall the best entries for a query (hybrid, keyword or vector), with explain",
+    summary:
+      'Recall the best entries for a query (hybrid, keyword or vector), with explain; explain "full" adds the trace: every candidate kept or dropped, and why',
     tag: "memories",
     body: RecallRequestSchema,
     responses: {
       200: { description: "Results, best first.", schema: RecallResponseSchema },
       ...errorResponses,
     },
-    handler: async (input) => json({ results: await recallEntries(input.body, scopeOf(input)) }),
+    handler: async (input) => json(await recallWithTrace(input.body, scopeOf(input))),
   }),
   defineRoute({
     method: "post",

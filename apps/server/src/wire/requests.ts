@@ -2,6 +2,7 @@ import { collectionsInput } from "@memory/tools";
 import { z } from "zod";
 import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
+import { explainField } from "./trace.js";
 
 /** JSON request bodies. */
 /** Body form of get: any stored key, including ones a URL path cannot carry ("..", "a/b"). */
@@ -86,6 +87,13 @@ export const RecallRequestSchema = named(
       collections: collectionsInput.describe(
         "Collections searched with memory: true or absent, every one; false, memory only; a list, those.",
       ),
+      explain: explainField,
+      key: z
+        .string()
+        .optional()
+        .describe(
+          'With explain "full": one key to explain (trace.focus), even when no stage found it.',
+        ),
     })
     .strict(),
 );
@@ -157,6 +165,7 @@ export const ContextRequestSchema = named(
           "Include what the user said (autosaved turns; never questions or filler); default true.",
         ),
       maxChars: z.number().int().min(50).max(100_000).optional().describe("Default 2000."),
+      explain: explainField,
     })
     .strict(),
 );

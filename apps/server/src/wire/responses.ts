@@ -2,6 +2,7 @@ import { FACT_KINDS } from "@memory/lifecycle";
 import { z } from "zod";
 import { ConflictDecisionSchema, MemoryEntrySchema } from "./entry.js";
 import { named } from "./fields.js";
+import { ContextTraceSchema, RecallTraceSchema } from "./trace.js";
 
 /** JSON response bodies, errors included. */
 export const ErrorSchema = named(
@@ -59,6 +60,7 @@ export const RecallResponseSchema = named(
   "RecallResponse",
   z.object({
     results: z.array(MemoryEntrySchema).describe("Best first, each with score and explain."),
+    trace: RecallTraceSchema.optional().describe('With explain "full".'),
   }),
 );
 export const ForgetResponseSchema = named(
@@ -112,6 +114,7 @@ export const ContextResponseSchema = named(
     context: z.string().describe('The "[Memory context]" block, or "" when nothing was found.'),
     entries: z.array(MemoryEntrySchema),
     truncated: z.boolean(),
+    trace: ContextTraceSchema.optional().describe('With explain "full".'),
   }),
 );
 export const AutosaveResponseSchema = named(

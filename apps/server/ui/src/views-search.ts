@@ -1,6 +1,7 @@
-import { type Entry, type Explain, request } from "./api.js";
+import { type Entry, type Explain, type RecallTrace, request } from "./api.js";
 import type { ViewContext } from "./app.js";
 import { entryHref, formatNumber, h, preview } from "./dom.js";
+import { whyNotSection } from "./views-why-not.js";
 
 function meter(value: number | undefined, label: string): HTMLElement | null {
   if (value === undefined) return null;
@@ -101,6 +102,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
     placeholder: "server default",
   });
   const superseded = h("input", { id: "search-superseded", type: "checkbox" });
+  const whyNot = h("input", { id: "search-why-not", type: "checkbox" });
   const form = h(
     "form",
     { class: "filters", role: "search" },
@@ -109,6 +111,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
     h("div", { class: "field" }, h("label", { for: "limit" }, "Limit"), limit),
     h("div", { class: "field" }, h("label", { for: "min-score" }, "Minimum score"), minScore),
     h("label", { for: "search-superseded", class: "check" }, superseded, " Include superseded"),
+    h("label", { for: "search-why-not", class: "check" }, whyNot, " Why not?"),
     h("button", { type: "submit" }, "Search"),
   );
   const results = h("div", {});
@@ -126,9 +129,15 @@ export function searchView({ root, namespace, params }: ViewContext): void {
       limit: Number(limit.value) || 10,
       ...(minScore.value === "" ? {} : { minScore: Number(minScore.value) }),
       ...(superseded.checked ? { includeSuperseded: true } : {}),
+      // The trace: every candidate the recall dropped, and why.
+      ...(whyNot.checked ? { explain: "full" } : {}),
     };
     try {
-      const { results: found } = await request<{ results: Entry[] }>("POST", "/v1/recall", body);
+      const { results: found, trace } = await request<{ results: Entry[]; trace?: RecallTrace }>(
+        "POST",
+        "/v1/recall",
+        body,
+      );
       results.replaceChildren(
         h("h2", {}, `${found.length} result${found.length === 1 ? "" : "s"}`),
         h(
@@ -151,6 +160,13 @@ export function searchView({ root, namespace, params }: ViewContext): void {
             ),
           ),
         ),
+        ...(trace
+          ? [
+              whyNotSection(trace, (explain, score) =>
+                whyItRanked(explain, score, formatNumber(trace.settings.minScore, 2)),
+              ),
+            ]
+          : []),
       );
     } catch (error) {
       results.replaceChildren();

@@ -11,6 +11,7 @@ import type {
   RecallOptions,
   StoreInput,
 } from "./memory-entry.js";
+import type { ExplainRecallOptions, RecallTrace } from "./recall-trace.js";
 
 /**
  * What a backend can do. Code that composes backends branches on these flags instead of probing.
@@ -150,6 +151,14 @@ export interface Memory extends AsyncDisposable {
   get(key: string, options?: GetOptions): Promise<MemoryEntry | null>;
   /** The best entries for `query`, each with `score` and `explain`. An empty query (or `*`) returns the most recent entries. */
   recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
+  /**
+   * The same recall, traced ("why, and why not?"): the settings as numbers, each stage, and
+   * every candidate, kept or dropped with the reason (under the threshold, superseded, filtered,
+   * over the limit...) and its full `explain`. `results` is what `recall` returns. Never cached;
+   * with `key`, `focus` says why that key is or is not in the results, even when no stage
+   * picked it. Costs a few recalls (a second search finds what the filter left out).
+   */
+  explainRecall(query: string, options?: ExplainRecallOptions): Promise<RecallTrace>;
   /** Entries newest first (by `updatedAt`). */
   list(options?: ListOptions): Promise<MemoryEntry[]>;
   /** Deletes one entry; true when it existed. */

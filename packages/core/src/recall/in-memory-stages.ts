@@ -34,15 +34,30 @@ export interface InMemoryStagesOptions {
   language?: TextLanguage;
 }
 
+/** The part of a filter that leaves an entry out (the first one, in this order). */
+export type FilterPart = "namespace" | "session" | "category" | "since" | "until" | "superseded";
+
+/**
+ * Which part of a normalized filter leaves the entry out, or undefined when it passes: the
+ * reference every backend's stages are held to (the conformance suite compares them), and what
+ * a recall trace names as the reason an entry was `filtered` or `superseded`.
+ */
+export function filterExclusion(
+  entry: MemoryEntry,
+  filter: NormalizedFilter,
+): FilterPart | undefined {
+  if (filter.namespace !== undefined && entry.namespace !== filter.namespace) return "namespace";
+  if (filter.sessionId !== undefined && entry.sessionId !== filter.sessionId) return "session";
+  if (filter.categories && !filter.categories.includes(entry.category)) return "category";
+  if (filter.since !== undefined && entry.updatedAt < filter.since) return "since";
+  if (filter.until !== undefined && entry.updatedAt >= filter.until) return "until";
+  if (!filter.includeSuperseded && entry.supersededBy !== undefined) return "superseded";
+  return undefined;
+}
+
 /** True when an entry passes every part of a normalized filter. */
 export function entryMatchesFilter(entry: MemoryEntry, filter: NormalizedFilter): boolean {
-  if (filter.namespace !== undefined && entry.namespace !== filter.namespace) return false;
-  if (filter.sessionId !== undefined && entry.sessionId !== filter.sessionId) return false;
-  if (filter.categories && !filter.categories.includes(entry.category)) return false;
-  if (filter.since !== undefined && entry.updatedAt < filter.since) return false;
-  if (filter.until !== undefined && entry.updatedAt >= filter.until) return false;
-  if (!filter.includeSuperseded && entry.supersededBy !== undefined) return false;
-  return true;
+  return filterExclusion(entry, filter) === undefined;
 }
 
 const newestFirst = (a: MemoryEntry, b: MemoryEntry) =>

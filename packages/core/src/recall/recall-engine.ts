@@ -4,6 +4,7 @@ import type {
   RecallExplain,
   RecallOptions,
   RecallStages,
+  RecallTrace,
   RetrievalSettings,
   VectorCalibration,
   VectorStageHit,
@@ -24,9 +25,17 @@ import {
 import { addContext } from "./recall-context.js";
 import { type RecallRequest as Request, recallRequest } from "./recall-request.js";
 import { finalizeResults, type ScoredCandidate } from "./recall-results.js";
+import { RecallTraceCollector, traceStages } from "./recall-trace.js";
 import { KeywordScorer, likeRelevance } from "./relevance.js";
 import { resolveVectorCalibration } from "./retrieval-settings.js";
 import { analyzeQuery, searchTerms } from "./text-analyzer.js";
+import {
+  assembleTrace,
+  filteredCandidates,
+  filterNarrows,
+  namespaceOnly,
+} from "./trace-assembly.js";
+import { embedQuery, keywordDecisive } from "./vector-gate.js";
 
 export interface RecallEngineOptions {
   stages: RecallStages;
@@ -116,36 +125,98 @@ export class RecallEngine {
     return results;
   }
 
+  /**
+   * The recall of `query`, traced (`Memory.explainRecall`): never cached, each stage and every
+   * drop recorded where the pipeline makes it, so `results` is what `recall` returns. Then, when
+   * the filter narrows (by default it leaves out superseded entries), the same search over the
+   * whole namespace finds the candidates the filter left out. `focus`: one key to explain.
+   */
+  async trace(
+    query: string,
+    options: RecallOptions = {},
+    focus?: { key: string; entry: MemoryEntry | null },
+  ): Promise<RecallTrace> {
+    const request = recallRequest(query, options, this.#settings);
+    const collector = new RecallTraceCollector();
+    const found = request.limit === 0 ? [] : await this.#search(request, collector);
+    if (request.limit === 0) collector.stage("finalize", 0, "limit 0 returns nothing");
+    const results =
+      options.withEmbeddings && found.length > 0
+        ? await this.#stages.attachEmbeddings(found)
+        : found;
+    const candidates = collector.candidates(results);
+    if (request.limit > 0 && filterNarrows(request.filter)) {
+      const wide = new RecallTraceCollector();
+      const all = { ...request, filter: namespaceOnly(request.filter) };
+      const wideResults = await this.#search(all, wide);
+      const known = new Set(candidates.map((candidate) => candidate.key));
+      const left = filteredCandidates(
+        [...wideResults, ...wide.droppedResults()],
+        known,
+        request.filter,
+      );
+      candidates.push(...left);
+      collector.stage(
+        "filter",
+        left.length,
+        "candidates of the whole namespace the filter left out",
+      );
+    }
+    return assembleTrace({
+      query,
+      request,
+      collector,
+      candidates,
+      results,
+      settings: this.#settings,
+      calibration: this.#calibration,
+      intentWeights: this.#intentWeights,
+      stages: this.#stages,
+      focus,
+    });
+  }
+
   #finalize(
     candidates: readonly ScoredCandidate[],
     request: Request,
     source: RecallExplain["source"],
     extra: { strategy?: RecallExplain["strategy"]; earlyReturn?: boolean; degraded?: string } = {},
+    trace?: RecallTraceCollector,
   ): MemoryEntry[] {
-    return finalizeResults(candidates, {
-      mode: request.mode,
-      source,
-      limit: request.limit,
-      // "Most recent entries" is not a search: only an explicit threshold applies to it.
-      minScore: source === "recent" && !request.explicitMinScore ? 0 : request.minScore,
-      includeSuperseded: request.filter.includeSuperseded,
-      halfLifeDays: this.#settings.halfLifeDays,
-      now: this.#now(),
-      ...extra,
-    });
+    return finalizeResults(
+      candidates,
+      {
+        mode: request.mode,
+        source,
+        limit: request.limit,
+        // "Most recent entries" is not a search: only an explicit threshold applies to it.
+        minScore: source === "recent" && !request.explicitMinScore ? 0 : request.minScore,
+        includeSuperseded: request.filter.includeSuperseded,
+        halfLifeDays: this.#settings.halfLifeDays,
+        now: this.#now(),
+        ...extra,
+      },
+      trace,
+    );
   }
 
-  async #search(request: Request): Promise<MemoryEntry[]> {
+  /** `trace` (explainRecall only): told each stage and every drop; absent, nothing is recorded. */
+  async #search(request: Request, trace?: RecallTraceCollector): Promise<MemoryEntry[]> {
     const stages = this.#stages;
     const { mode, filter, limit } = request;
     if (isMatchAllQuery(request.query)) {
       const recent = await stages.recent(filter, limit);
       const availability = mode === "bm25" ? { usable: true } : await stages.vectorAvailability();
+      if (trace) {
+        trace.source = "recent";
+        trace.stage("recent", recent.length, "a match-all query: the most recent entries");
+      }
       return this.#finalize(
         recent.map((entry) => ({ entry, relevance: 1 })),
         request,
         "recent",
         availability.usable ? {} : { degraded: availability.reason ?? "vector search unavailable" },
+        trace,
       );
     }
 
@@ -176,10 +247,16 @@ export class RecallEngine {
     if (degraded === undefined && mode !== "bm25") {
       if (mode === "hybrid" && this.#settings.ftsEarlyReturnScore < 1) {
         keyword = await runKeyword();
-        earlyReturn = this.#decisive(keyword, terms, pool, limit);
+        earlyReturn = keywordDecisive(
+          keyword,
+          terms,
+          pool,
+          limit,
+          this.#settings.ftsEarlyReturnScore,
+        );
       }
       if (!earlyReturn) {
-        const embedded = await this.#embed(request);
+        const embedded = await embedQuery(stages, request);
         if ("failure" in embedded) {
           degraded = embedded.failure;
           transient = true;
@@ -206,6 +283,17 @@ export class RecallEngine {
     const candidates =
       keyword && scorer ? keywordCandidates(keyword, scorer, pool) : new Map<string, Candidate>();
     const calibration = this.#calibration;
+    if (trace)
+      traceStages(trace, {
+        terms,
+        pool,
+        keyword,
+        vectorHits,
+        queryVector,
+        earlyReturn,
+        degraded,
+        scorer,
+      });
     if (vectorHits && queryVector) {
       addVectorHits(candidates, vectorHits, calibration);
       // Exact parts for every candidate: the other stage's score is computed, never taken as 0.
@@ -230,6 +318,7 @@ export class RecallEngine {
       intent: queryIntent(request.query, this.#settings.textLanguage, terms),
       intentWeights: this.#intentWeights,
     };
+    if (trace?.search) trace.search.intent = rule.intent;
     const rrf = hybrid && this.#settings.mergeStrategy === "rrf";
     const rrfK = this.#settings.rrfK ?? DEFAULT_RRF_K;
     const list: Candidate[] = [...candidates.values()];
@@ -241,6 +330,7 @@ export class RecallEngine {
           (candidate.vectorRank !== undefined ? rrfContribution(candidate.vectorRank, rrfK) : 0);
       }
     }
+    const ownCandidates = list.length;
     await addContext(list, filter, this.#settings, stages, async (found) => {
       if (queryVector && !keywordOnly)
         await measureCosines(found, stages, queryVector, calibration);
@@ -252,15 +342,37 @@ export class RecallEngine {
       }
     });
     const source: RecallExplain["source"] = hybrid ? "hybrid" : keywordOnly ? "keyword" : "vector";
-    const results = this.#finalize(list, request, source, {
-      ...(hybrid ? { strategy: this.#settings.mergeStrategy } : {}),
-      ...(earlyReturn ? { earlyReturn } : {}),
-      ...(degraded !== undefined ? { degraded } : {}),
-    });
+    if (trace) {
+      trace.source = source;
+      trace.degraded = degraded;
+      const lifted = list.filter((candidate) => candidate.context !== undefined).length;
+      trace.stage(
+        "context",
+        list.length - ownCandidates,
+        `session neighbours added as candidates; ${lifted} candidate(s) raised by their session`,
+      );
+    }
+    const results = this.#finalize(
+      list,
+      request,
+      source,
+      {
+        ...(hybrid ? { strategy: this.#settings.mergeStrategy } : {}),
+        ...(earlyReturn ? { earlyReturn } : {}),
+        ...(degraded !== undefined ? { degraded } : {}),
+      },
+      trace,
+    );
+    trace?.stage("finalize", results.length, `${list.length} candidate(s) scored`);
     // Nothing relevant (no result, or only vector neighbours of relevance 0): substrings.
     const found = results.some((entry) => (entry.explain?.fused ?? 0) > 0);
     if (found || mode === "bm25") return this.#respond(results, transient);
-    const like = await this.#likeFallback(request, pool, degraded);
+    const like = await this.#likeFallback(request, pool, degraded, trace);
+    if (trace && like.length > 0) {
+      trace.source = "like";
+      for (const result of results)
+        trace.drop(result, "replaced_by_fallback", "relevance 0: the substring fallback answered");
+    }
     return this.#respond(like.length > 0 ? like : results, transient);
   }
 
@@ -270,56 +382,17 @@ export class RecallEngine {
     return results;
   }
 
-  /**
-   * Early return (off by default): the vector stage is skipped when the keyword stage alone
-   * fills the limit and its best hit is at least `fts_early_return_score` relevant.
-   * Otherwise hybrid falls through to the vector stage.
-   */
-  #decisive(
-    keyword: KeywordStageResult,
-    terms: Parameters<typeof searchTerms>[0],
-    pool: number,
-    limit: number,
-  ): boolean {
-    if (terms.length === 0) return false;
-    const scorer = new KeywordScorer(terms, keyword.statistics);
-    const relevances = keyword.hits
-      .map((hit) => scorer.relevance(scorer.bm25(hit.terms)))
-      .filter((value) => value > 0)
-      .sort((a, b) => b - a)
-      .slice(0, pool);
-    return relevances.length >= limit && (relevances[0] ?? 0) >= this.#settings.ftsEarlyReturnScore;
-  }
-
-  /** The query embedding, or why there is none (the recall then answers from keywords). */
-  async #embed(request: Request): Promise<{ vector: Float32Array } | { failure: string }> {
-    try {
-      const vector = await this.#stages.embedQuery(request.query, request.signal);
-      for (let i = 0; i < vector.length; i++) {
-        if (!Number.isFinite(vector[i]!)) {
-          return {
-            failure:
-              "the embedding provider returned a non-finite query vector: answered from keywords",
-          };
-        }
-      }
-      return { vector };
-    } catch (error) {
-      if (request.signal?.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      return { failure: `the embedding provider failed (${message}): answered from keywords` };
-    }
-  }
-
   /** Nothing found by the search stages: substring matches of up to 8 query words (weak). */
   async #likeFallback(
     request: Request,
     pool: number,
     degraded: string | undefined,
+    trace?: RecallTraceCollector,
   ): Promise<MemoryEntry[]> {
     const keywords = likeFallbackKeywords(request.query);
     if (keywords.length === 0) return [];
     const entries = await this.#stages.like(keywords, request.filter, pool);
+    trace?.stage("like", entries.length, `nothing relevant: substrings of ${keywords.join(", ")}`);
     return this.#finalize(
       entries.map((entry) => ({
         entry,
@@ -328,6 +401,7 @@ export class RecallEngine {
       request,
       "like",
       degraded !== undefined ? { degraded } : {},
+      trace,
     );
   }
 }

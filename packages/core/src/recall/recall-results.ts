@@ -1,5 +1,6 @@
 import type { MemoryEntry, RecallExplain, SearchMode } from "@memory/api";
 import { ageInDays, decayFactor } from "../algorithms/decay.js";
+import { digits, type RecallTraceCollector } from "./recall-trace.js";
 
 /** One candidate with every part of its score measured. */
 export interface ScoredCandidate {
@@ -59,31 +60,49 @@ function byOrder(a: Kept, b: Kept): number {
   );
 }
 
+/** The time-decay factor of an entry (core entries never decay: their timestamp is not parsed). */
+function decayOf(entry: MemoryEntry, options: FinalizeOptions): number {
+  return entry.category === "core"
+    ? 1
+    : decayFactor(entry.category, ageInDays(entry.updatedAt, options.now), options.halfLifeDays);
+}
+
 /**
  * The last steps, the same for every source: superseded entries dropped unless asked for, time
  * decay for non-core entries (score = relevance x decay), `minScore`, order, `limit`. Searches
  * are ordered by score (or, with `rrf`, by rank fusion x decay); "recent" keeps its order.
+ * A `trace` (explainRecall only) is told every drop, with its reason, where it happens.
  */
 export function finalizeResults(
   candidates: readonly ScoredCandidate[],
   options: FinalizeOptions,
+  trace?: RecallTraceCollector,
 ): MemoryEntry[] {
   if (options.limit <= 0) return [];
   const kept: Kept[] = [];
   for (const candidate of candidates) {
     const { entry } = candidate;
-    if (entry.supersededBy !== undefined && !options.includeSuperseded) continue;
-    // Core entries never decay: their timestamp is not even parsed.
-    const decay =
-      entry.category === "core"
-        ? 1
-        : decayFactor(
-            entry.category,
-            ageInDays(entry.updatedAt, options.now),
-            options.halfLifeDays,
-          );
+    if (entry.supersededBy !== undefined && !options.includeSuperseded) {
+      if (trace) {
+        const decay = decayOf(entry, options);
+        trace.drop(
+          resultOf(candidate, decay, candidate.relevance * decay, options),
+          "superseded",
+          `superseded by ${JSON.stringify(entry.supersededBy)} (includeSuperseded is off)`,
+        );
+      }
+      continue;
+    }
+    const decay = decayOf(entry, options);
     const score = candidate.relevance * decay;
-    if (score < options.minScore) continue;
+    if (score < options.minScore) {
+      trace?.drop(
+        resultOf(candidate, decay, score, options),
+        "under_threshold",
+        `score ${digits(score)} (relevance ${digits(candidate.relevance)} x decay ${digits(decay)}) < minScore ${digits(options.minScore)}`,
+      );
+      continue;
+    }
     kept.push({
       candidate,
       decay,
@@ -92,33 +111,52 @@ export function finalizeResults(
     });
   }
   if (options.source !== "recent") kept.sort(byOrder);
+  if (trace) {
+    for (let index = options.limit; index < kept.length; index++) {
+      const { candidate, decay, score } = kept[index]!;
+      trace.drop(
+        resultOf(candidate, decay, score, options),
+        "over_limit",
+        `ranked ${index + 1}, limit ${options.limit} (score ${digits(score)})`,
+      );
+    }
+  }
   // Results (and their explain) are built for the survivors only.
-  return kept.slice(0, options.limit).map(({ candidate, decay, score }) => {
-    const explain: RecallExplain = {
-      mode: options.mode,
-      source: options.source,
-      fused: candidate.relevance,
-      decay,
-    };
-    if (options.strategy !== undefined) explain.strategy = options.strategy;
-    if (candidate.keywordRank !== undefined) explain.keywordRank = candidate.keywordRank;
-    if (candidate.keywordScore !== undefined) explain.keywordScore = candidate.keywordScore;
-    if (candidate.keywordRelevance !== undefined)
-      explain.keywordRelevance = candidate.keywordRelevance;
-    if (candidate.vectorRank !== undefined) explain.vectorRank = candidate.vectorRank;
-    if (candidate.cosine !== undefined) explain.cosine = candidate.cosine;
-    if (candidate.vectorRelevance !== undefined)
-      explain.vectorRelevance = candidate.vectorRelevance;
-    if (candidate.rrf !== undefined) explain.rrf = candidate.rrf;
-    if (candidate.intent !== undefined) explain.intent = candidate.intent;
-    if (candidate.context !== undefined) explain.context = candidate.context;
-    if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
-    if (options.earlyReturn) explain.earlyReturn = true;
-    if (options.degraded !== undefined) explain.degraded = options.degraded;
-    const superseded = supersededExplain(candidate.entry);
-    if (superseded) explain.superseded = superseded;
-    return { ...candidate.entry, score, explain };
-  });
+  return kept
+    .slice(0, options.limit)
+    .map(({ candidate, decay, score }) => resultOf(candidate, decay, score, options));
+}
+
+/** A candidate as a result: the entry with its score and every part of it in `explain`. */
+function resultOf(
+  candidate: ScoredCandidate,
+  decay: number,
+  score: number,
+  options: FinalizeOptions,
+): MemoryEntry {
+  const explain: RecallExplain = {
+    mode: options.mode,
+    source: options.source,
+    fused: candidate.relevance,
+    decay,
+  };
+  if (options.strategy !== undefined) explain.strategy = options.strategy;
+  if (candidate.keywordRank !== undefined) explain.keywordRank = candidate.keywordRank;
+  if (candidate.keywordScore !== undefined) explain.keywordScore = candidate.keywordScore;
+  if (candidate.keywordRelevance !== undefined)
+    explain.keywordRelevance = candidate.keywordRelevance;
+  if (candidate.vectorRank !== undefined) explain.vectorRank = candidate.vectorRank;
+  if (candidate.cosine !== undefined) explain.cosine = candidate.cosine;
+  if (candidate.vectorRelevance !== undefined) explain.vectorRelevance = candidate.vectorRelevance;
+  if (candidate.rrf !== undefined) explain.rrf = candidate.rrf;
+  if (candidate.intent !== undefined) explain.intent = candidate.intent;
+  if (candidate.context !== undefined) explain.context = candidate.context;
+  if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
+  if (options.earlyReturn) explain.earlyReturn = true;
+  if (options.degraded !== undefined) explain.degraded = options.degraded;
+  const superseded = supersededExplain(candidate.entry);
+  if (superseded) explain.superseded = superseded;
+  return { ...candidate.entry, score, explain };
 }
 
 /** By which key and why a superseded result was superseded (its `supersessionRecord`). */

@@ -8,6 +8,7 @@ import { countCommand } from "./count.js";
 import { curateCommand } from "./curate.js";
 import { doctorCommand } from "./doctor.js";
 import { evalCommand } from "./eval.js";
+import { explainCommand } from "./explain.js";
 import { exportCommand } from "./export.js";
 import { forgetCommand } from "./forget.js";
 import { getCommand } from "./get.js";
@@ -38,6 +39,7 @@ export const COMMANDS: readonly CommandRegistration[] = [
   configCommand,
   storeCommand,
   recallCommand,
+  explainCommand,
   contextCommand,
   getCommand,
   listCommand,

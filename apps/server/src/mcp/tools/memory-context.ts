@@ -3,8 +3,10 @@ import { contextInput, namespaceInput } from "@memory/tools";
 import { z } from "zod";
 import { buildContext } from "../../operations/recall.js";
 import { ContextRequestSchema } from "../../wire/requests.js";
+import { ContextTraceSchema } from "../../wire/trace.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, metadataOf, toolResult } from "../tool-results.js";
+import { whyNotText } from "../trace-text.js";
 
 export const memoryContext = defineTool({
   ...mcpToolSpec("memory_context"),
@@ -17,11 +19,14 @@ export const memoryContext = defineTool({
       .array(EntryMetadataSchema)
       .describe("The memories in the block, in block order (their text is in the block)."),
     truncated: z.boolean().describe("True when entries or characters were dropped to fit."),
+    trace: ContextTraceSchema.optional().describe('With explain "full": why, and why not.'),
   }),
   async run(input, scope) {
     // memory.toml's auto_recall* under what the call gives, as POST /v1/context.
     const built = await buildContext(input, scope);
-    return toolResult(built.context === "" ? "No relevant memories." : built.context, {
+    const text = built.context === "" ? "No relevant memories." : built.context;
+    const why = built.trace ? whyNotText(built.trace.candidates, undefined) : "";
+    return toolResult(`${text}${why}`, {
       // Also here, for a client that reads only the structured part: the block is small
       // (maxChars) and this keeps the HTTP response's fields.
       context: built.context,
@@ -35,6 +40,7 @@ export const memoryContext = defineTool({
         ),
       ),
       truncated: built.truncated,
+      ...(built.trace ? { trace: built.trace } : {}),
     });
   },
 });

@@ -1,15 +1,24 @@
 import { collectionsInput, namespaceInput, recallInput } from "@memory/tools";
 import { z } from "zod";
-import { recallEntries } from "../../operations/recall.js";
+import { recallWithTrace } from "../../operations/recall.js";
+import { RecallRequestSchema } from "../../wire/requests.js";
+import { explainField, RecallTraceSchema } from "../../wire/trace.js";
 import { defineTool, mcpToolSpec } from "../tool-definition.js";
 import { EntryMetadataSchema, listEntries, RESULT_MAX_CHARS, toolResult } from "../tool-results.js";
+import { whyNotText } from "../trace-text.js";
 
 export const memoryRecall = defineTool({
   ...mcpToolSpec("memory_recall"),
   // POST /v1/recall's fields and bounds, described once. A collection's result names its file,
   // lines and title in the text (entryHeader) and carries `source` in the structured part.
   inputSchema: z
-    .object({ ...recallInput, collections: collectionsInput, namespace: namespaceInput })
+    .object({
+      ...recallInput,
+      collections: collectionsInput,
+      namespace: namespaceInput,
+      explain: explainField,
+      key: RecallRequestSchema.shape.key,
+    })
     .strict(),
   outputSchema: z.object({
     results: z.array(EntryMetadataSchema).describe("The results shown in the text, best first."),
@@ -17,9 +26,10 @@ export const memoryRecall = defineTool({
       .number()
       .int()
       .describe("Results left out to keep the result within its size bound."),
+    trace: RecallTraceSchema.optional().describe('With explain "full": why, and why not.'),
   }),
   async run(input, scope) {
-    const found = await recallEntries(input, scope);
+    const { results: found, trace } = await recallWithTrace(input, scope);
     const listing = listEntries(found, (index) => `${index + 1}. `);
     const more =
       listing.omitted === 0
@@ -27,6 +37,11 @@ export const memoryRecall = defineTool({
         : `\n(${listing.omitted} more result(s) left out: an answer holds at most ${RESULT_MAX_CHARS} characters; use a smaller limit or a narrower query.)`;
     const text =
       found.length === 0 ? "No matching memories." : `${listing.lines.join("\n")}${more}`;
-    return toolResult(text, { results: listing.entries, omitted: listing.omitted });
+    if (!trace) return toolResult(text, { results: listing.entries, omitted: listing.omitted });
+    return toolResult(`${text}${whyNotText(trace.candidates, trace.focus?.verdict)}`, {
+      results: listing.entries,
+      omitted: listing.omitted,
+      trace,
+    });
   },
 });
