@@ -14,8 +14,18 @@ import { isContentless, isQuestion, sentences } from "./turn-text.js";
  * cycle to work").
  */
 export function durableFacts(message: string): string[] {
-  return sentences(message).filter(isDurableFact);
+  return sentences(message.replace(BRACKETED, " ")).filter(isDurableFact);
 }
+
+/**
+ * Bracketed asides are annotations, not what the user states: "[image: a photo of a beach]"
+ * (a shared picture's caption), "[sic]", "[link]". Read as "label: value" they would become
+ * facts that replace each other picture after picture.
+ */
+const BRACKETED = /\[[^\]\n]*\]/gu;
+
+/** "you" in the subject: said to or about the listener ("Glad you had a great time"). */
+const LISTENER = new Set(["you", "your", "yours", "yourself", "y'all"]);
 
 /** Told as an episode of a day: kept as a fact only when it says something changed or ended. */
 const EPISODE =
@@ -31,6 +41,9 @@ function isDurableFact(sentence: string): boolean {
   if (isQuestion(sentence) || isContentless(sentence) || HYPOTHETICAL.test(sentence)) return false;
   const fact = readFact(sentence);
   if (fact.subject === undefined || fact.subject.unresolved !== undefined) return false;
+  if (fact.subject.nodes.some((node) => node.words.some((word) => LISTENER.has(word)))) {
+    return false;
+  }
   const attribute = fact.attribute;
   if (attribute === undefined) return false;
   const marked = fact.ended || fact.change || fact.negated;

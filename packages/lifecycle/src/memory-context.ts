@@ -1,5 +1,5 @@
 import type { Memory, MemoryEntry, MemorySettings } from "@memory/api";
-import { answeringEntries } from "./context-answers.js";
+import { answeringEntries, coreFacts, repeatsStaleFact } from "./context-answers.js";
 import {
   echoesMessage,
   matchesItself,
@@ -8,6 +8,7 @@ import {
   turnExclusion,
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
+import { asksAboutTheUnknown } from "./context-names.js";
 import { discoveryQuery } from "./context-query.js";
 import { readQuestion } from "./question-reading.js";
 
@@ -132,7 +133,11 @@ export async function buildMemoryContext(
   const settings = contextSettings(options, userMessage.trim());
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
-  const { recalled, answers, othersAnswers } = await recallForMessage(memory, options, settings);
+  const { recalled, answers, othersAnswers, superseded } = await recallForMessage(
+    memory,
+    options,
+    settings,
+  );
   const core = coreLimit <= 0 ? [] : await memory.topCore(coreLimit * 3, keyOptions);
 
   const seen = new Set<string>();
@@ -143,6 +148,7 @@ export async function buildMemoryContext(
     if (entry.supersededBy !== undefined || seen.has(entry.key)) return false;
     if (query !== "" && echoesMessage(entry, query)) return false;
     if (stale.some((old) => echoesMessage(entry, old.content.trim()))) return false;
+    if (repeatsStaleFact(entry, superseded)) return false;
     // Near-identical to an entry already kept, line by line ("User: <fact>" repeats <fact>).
     const lines = spokenLines(entry.content);
     if (candidates.some((kept) => lines.some((line) => echoesMessage(kept, line)))) return false;
@@ -205,11 +211,13 @@ async function recallForMessage(
   recalled: MemoryEntry[];
   answers: MemoryEntry[];
   othersAnswers: (entry: MemoryEntry) => boolean;
+  /** Superseded core facts: a turn that repeats one is stale. */
+  superseded: MemoryEntry[];
 }> {
   const { query, limit } = settings;
   // An empty message would recall "the most recent entries", which is noise, not context.
   if (query === "" || limit <= 0 || !settings.recall) {
-    return { recalled: [], answers: [], othersAnswers: () => false };
+    return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
   }
   const recallOptions = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
@@ -231,17 +239,21 @@ async function recallForMessage(
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
   const reading = readQuestion(query);
-  const [own, found, answered] = await Promise.all([
+  const scope = {
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const [unknown, own, found, facts] = await Promise.all([
+    asksAboutTheUnknown(memory, query, scope),
     memory.recall(query, recallOptions),
     discovery === query ? Promise.resolve([]) : memory.recall(discovery, recallOptions),
-    reading === undefined
-      ? Promise.resolve({ answers: [], othersAnswers: () => false })
-      : answeringEntries(
-          memory,
-          reading,
-          options.namespace === undefined ? {} : { namespace: options.namespace },
-        ),
+    coreFacts(memory, scope),
   ]);
+  if (unknown) return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
+  const answered =
+    reading === undefined
+      ? { answers: [], othersAnswers: () => false }
+      : answeringEntries(memory, reading, facts.current);
   // Nothing relevant enough: recall again with the threshold itself, so the engine's own
   // fallbacks for a weak query (its substring stage) get their say, as with any recall.
   const passes = own.some(
@@ -255,5 +267,5 @@ async function recallForMessage(
   const byKey = new Map<string, MemoryEntry>();
   for (const entry of [...own, ...found]) if (!byKey.has(entry.key)) byKey.set(entry.key, entry);
   for (const entry of fallback) byKey.set(entry.key, entry);
-  return { recalled: [...byKey.values()], ...answered };
+  return { recalled: [...byKey.values()], ...answered, superseded: facts.superseded };
 }
