@@ -87,6 +87,25 @@ export function repeatsStaleFact(entry: MemoryEntry, superseded: readonly Memory
   const told = sentences(entry.content);
   return superseded.some((old) => {
     const stale = old.content.trim();
-    return echoesMessage(entry, stale) || told.some((sentence) => sameText(sentence, stale));
+    return (
+      echoesMessage(entry, stale) ||
+      told.some((sentence) => sameText(sentence, stale) || holdsClause(sentence, stale))
+    );
   });
+}
+
+/** Words a promoted clause needs before containment counts ("Clara works as a nurse"). */
+const CLAUSE_WORDS = 4;
+
+/**
+ * Whether a sentence holds a clause promoted from it: every word of the clause is in the
+ * sentence ("My sister Clara lives in Hamburg and works as a nurse" holds "My sister Clara works
+ * as a nurse"), the clause being long enough not to match by chance.
+ */
+function holdsClause(sentence: string, clause: string): boolean {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
+  const clauseWords = words(clause);
+  if (clauseWords.length < CLAUSE_WORDS) return false;
+  const said = new Set(words(sentence));
+  return clauseWords.every((word) => said.has(word));
 }

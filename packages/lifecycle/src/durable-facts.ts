@@ -14,7 +14,39 @@ import { isContentless, isQuestion, sentences } from "./turn-text.js";
  * cycle to work").
  */
 export function durableFacts(message: string): string[] {
-  return sentences(message.replace(BRACKETED, " ")).filter(isDurableFact);
+  return sentences(message.replace(BRACKETED, " ")).filter(isDurableFact).flatMap(splitCompound);
+}
+
+/** Subject words tried for a second clause ("My sister Clara" is three). */
+const MAX_SUBJECT_WORDS = 4;
+
+/**
+ * A sentence that states two facts of one subject, joined by "and", as two facts: "My sister
+ * Clara lives in Hamburg and works as a nurse" is "My sister Clara lives in Hamburg" and "My
+ * sister Clara works as a nurse", so that a new job supersedes the job and leaves the city. Only
+ * when both clauses are durable facts of the same subject with different attributes; otherwise
+ * the sentence stays whole.
+ */
+function splitCompound(sentence: string): string[] {
+  const at = sentence.search(/\s+and\s+/u);
+  if (at < 0) return [sentence];
+  const first = sentence.slice(0, at).trim();
+  const rest = sentence
+    .slice(at)
+    .replace(/^\s+and\s+/u, "")
+    .trim();
+  if (!isDurableFact(first)) return [sentence];
+  const firstFact = readFact(first);
+  const subject = JSON.stringify(firstFact.subject);
+  const words = first.split(/\s+/u);
+  for (let k = 1; k <= Math.min(MAX_SUBJECT_WORDS, words.length - 1); k++) {
+    const second = `${words.slice(0, k).join(" ")} ${rest}`;
+    const fact = readFact(second);
+    if (JSON.stringify(fact.subject) !== subject) continue;
+    if (fact.attribute === firstFact.attribute || !isDurableFact(second)) continue;
+    return [first.replace(/[,;]$/u, ""), second];
+  }
+  return [sentence];
 }
 
 /**
@@ -32,6 +64,7 @@ const EPISODE =
   /\b(yesterday|today|tonight|this morning|this afternoon|this evening|last night|earlier|just now)\b/iu;
 const HYPOTHETICAL =
   /\b(if|maybe|perhaps|might|would|could|should|wonder|thinking about|considering)\b/iu;
+const PAST_COPULA = /\b(was|were)\b/iu;
 /** Shortest durable fact (characters): "I'm 34." is one, "Ok." is not. */
 const MIN_CHARS = 6;
 const MAX_CHARS = 300;
@@ -48,6 +81,9 @@ function isDurableFact(sentence: string): boolean {
   if (attribute === undefined) return false;
   const marked = fact.ended || fact.change || fact.negated;
   if (EPISODE.test(sentence) && !fact.ended && !fact.change) return false;
+  // "My job was a bummer", "It was tough": what was is an episode; a durable fact is stated in
+  // the present or as a change ("I was promoted" says a change and stays).
+  if (PAST_COPULA.test(sentence) && !fact.ended && !fact.change) return false;
   if (attribute.startsWith("verb:") || attribute === "be") {
     // "I quit coffee", "I don't eat pork", "I now cycle to work": a habit changed or stated
     // as over; "I went to the cinema" stays an episode.
