@@ -21,21 +21,44 @@ export function durableFacts(message: string): string[] {
 const MAX_SUBJECT_WORDS = 4;
 
 /**
- * A sentence that states two facts of one subject, joined by "and", as two facts: "My sister
- * Clara lives in Hamburg and works as a nurse" is "My sister Clara lives in Hamburg" and "My
- * sister Clara works as a nurse", so that a new job supersedes the job and leaves the city. Only
- * when both clauses are durable facts of the same subject with different attributes; otherwise
- * the sentence stays whole.
+ * A sentence that states two facts as two facts. Independent clauses, each with its own subject
+ * ("I quit coffee this week, I only drink green tea now"), and clauses of one subject joined by
+ * "and" ("My sister Clara lives in Hamburg and works as a nurse" is "My sister Clara lives in
+ * Hamburg" and "My sister Clara works as a nurse"), so that a new job supersedes the job and
+ * leaves the city. Only when both parts are durable facts (of different attributes, for a shared
+ * subject); otherwise the sentence stays whole.
  */
 function splitCompound(sentence: string): string[] {
-  const at = sentence.search(/\s+and\s+/u);
-  if (at < 0) return [sentence];
-  const first = sentence.slice(0, at).trim();
-  const rest = sentence
-    .slice(at)
-    .replace(/^\s+and\s+/u, "")
-    .trim();
-  if (!isDurableFact(first)) return [sentence];
+  for (const joint of sentence.matchAll(CLAUSE_JOINT)) {
+    const first = sentence.slice(0, joint.index).trim();
+    const rest = sentence.slice(joint.index + joint[0].length).trim();
+    if (!isDurableFact(first)) continue;
+    if (opensWithOwnSubject(rest)) {
+      if (isDurableFact(rest)) return [first, ...splitCompound(rest)];
+      continue;
+    }
+    if (!/and/u.test(joint[0])) continue;
+    const shared = sharedSubjectClause(first, rest);
+    if (shared !== undefined) return [first, shared];
+  }
+  return [sentence];
+}
+
+/** A clause that opens with its own subject: a pronoun, a possessive or a name. */
+function opensWithOwnSubject(clause: string): boolean {
+  const first = clause.match(/^[\p{L}'’]+/u)?.[0] ?? "";
+  return SUBJECT_WORDS.has(first.toLowerCase().replace("’", "'")) || /^\p{Lu}\p{Ll}/u.test(first);
+}
+
+const SUBJECT_WORDS = new Set(
+  "i i'm i've we we're we've he he's she she's they they're my our his her their".split(" "),
+);
+
+/** Where a sentence may join two clauses: a comma, a semicolon, "and", "but". */
+const CLAUSE_JOINT = /\s*[,;]\s+(?:and\s+|but\s+)?|\s+(?:and|but)\s+/gu;
+
+/** The second clause of a shared subject, with the subject's words, or undefined. */
+function sharedSubjectClause(first: string, rest: string): string | undefined {
   const firstFact = readFact(first);
   const subject = JSON.stringify(firstFact.subject);
   const words = first.split(/\s+/u);
@@ -44,9 +67,9 @@ function splitCompound(sentence: string): string[] {
     const fact = readFact(second);
     if (JSON.stringify(fact.subject) !== subject) continue;
     if (fact.attribute === firstFact.attribute || !isDurableFact(second)) continue;
-    return [first.replace(/[,;]$/u, ""), second];
+    return second;
   }
-  return [sentence];
+  return undefined;
 }
 
 /**
@@ -87,7 +110,8 @@ function isDurableFact(sentence: string): boolean {
   if (attribute.startsWith("verb:") || attribute === "be") {
     // "I quit coffee", "I don't eat pork", "I now cycle to work": a habit changed or stated
     // as over; "I went to the cinema" stays an episode.
-    return marked && (fact.value.length > 0 || fact.ends.length > 0 || fact.ended);
+    const started = attribute === "verb:start" || attribute === "verb:take";
+    return (marked || started) && (fact.value.length > 0 || fact.ends.length > 0 || fact.ended);
   }
   if (attribute === "changed" || attribute === "ended") return fact.value.length > 0 || fact.ended;
   return fact.value.length > 0 || fact.ended || fact.negated;

@@ -44,7 +44,7 @@ const FILLER = new Set(
     "done makes sense interesting true what how why when where who which it's i'm that's " +
     "i'll we'll you're i've keep mind remember note as well too also now again awesome amazing " +
     "lovely perfect cheers sounds sound much more very going anything something all " +
-    "congratulations congrats"
+    "congratulations congrats morning evening afternoon night"
   ).split(" "),
 );
 
