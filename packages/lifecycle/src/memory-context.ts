@@ -9,7 +9,7 @@ import {
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
 import { asksAboutTheUnknown } from "./context-names.js";
-import { discoveryQuery } from "./context-query.js";
+import { discoveryQuery, HISTORY_WINDOW_MS } from "./context-query.js";
 import { readQuestion } from "./question-reading.js";
 
 /** Options of {@link buildMemoryContext}. */
@@ -144,8 +144,10 @@ export async function buildMemoryContext(
   const candidates: MemoryEntry[] = [];
   // A turn or note that repeats a superseded fact is as stale as the fact.
   const stale = recalled.filter((entry) => entry.supersededBy !== undefined);
+  const inConversation = recentTurnOf(options);
   const add = (entry: MemoryEntry): boolean => {
     if (entry.supersededBy !== undefined || seen.has(entry.key)) return false;
+    if (inConversation(entry)) return false;
     if (query !== "" && echoesMessage(entry, query)) return false;
     if (stale.some((old) => echoesMessage(entry, old.content.trim()))) return false;
     if (repeatsStaleFact(entry, superseded)) return false;
@@ -180,6 +182,22 @@ export async function buildMemoryContext(
 }
 
 type ContextSettings = ReturnType<typeof contextSettings>;
+
+/**
+ * With a `sessionId`: whether an entry is a turn of the current conversation from the last
+ * `HISTORY_WINDOW_MS`. The agent has those messages in front of it already (they are the
+ * conversation), so repeating them as memory is noise ("Let's talk about Caroline." returned for
+ * "What did she research?"). Core facts stay: they are the memory, whoever said them last.
+ */
+function recentTurnOf(options: MemoryContextOptions): (entry: MemoryEntry) => boolean {
+  const sessionId = options.sessionId;
+  if (sessionId === undefined) return () => false;
+  const since = (options.now ?? (() => new Date()))().getTime() - HISTORY_WINDOW_MS;
+  return (entry) =>
+    entry.category !== "core" &&
+    entry.sessionId === sessionId &&
+    Date.parse(entry.createdAt) >= since;
+}
 
 function contextSettings(options: MemoryContextOptions, query: string) {
   const defaults = MEMORY_CONTEXT_DEFAULTS;
