@@ -194,3 +194,30 @@ describe("readFact: discourse labels and kinds of things", () => {
     expect(decide("I drink two lattes a day.", "I quit sugar in March.").supersede).toBe(false);
   });
 });
+
+describe("readFact: chat that states no attribute", () => {
+  it("reads a fragment without a predicate without throwing", () => {
+    for (const text of ["btw.", "ok", "...", ""]) expect(() => readFact(text), text).not.toThrow();
+  });
+
+  it("takes 'goes to' for a school and 'makes' for a salary only with a value of that shape", () => {
+    expect(reading("Last week I went to an LGBTQ+ pride parade.").attribute).not.toBe("school");
+    expect(reading("My daughter goes to Lindenschule.").attribute).toBe("school");
+    expect(reading("My son goes to a boarding school in Kent.").attribute).toBe("school");
+    expect(reading("We made pizza!").attribute).not.toBe("salary");
+    expect(reading("I make $90k a year.").attribute).toBe("salary");
+  });
+
+  it("supersedes a value by a changed one that says more, never by a restatement", () => {
+    expect(
+      decide(
+        "My sister Clara works as a nurse at the university hospital.",
+        "Clara got promoted to head nurse of the cardiology ward.",
+      ),
+    ).toMatchObject({ supersede: true, rule: "changed-to-narrower" });
+    expect(
+      decide("My sister Clara works as a nurse.", "My sister Clara works as a nurse at the clinic.")
+        .supersede,
+    ).toBe(false);
+  });
+});

@@ -1,5 +1,7 @@
 import type { Memory, MemoryEntry } from "@memory/api";
 import { type Fact, readFact, SubjectAliases, sameSubject } from "@memory/core";
+import { echoesMessage, sameText } from "./context-entries.js";
+import { sentences } from "./turn-text.js";
 
 /** Core facts read per context at most (the newest); a user's standing facts fit well within. */
 export const ANSWER_FACTS = 1000;
@@ -29,12 +31,11 @@ function readingOf(memory: object, entry: MemoryEntry): Fact {
  * the same attribute of someone else ("My sister lives in Hamburg" for "Where do I live?"),
  * which the context leaves out when it has an answer.
  */
-export async function answeringEntries(
-  memory: Pick<Memory, "list">,
+export function answeringEntries(
+  memory: object,
   reading: Fact,
-  scope: { namespace?: string },
-): Promise<{ answers: MemoryEntry[]; othersAnswers: (entry: MemoryEntry) => boolean }> {
-  const core = await memory.list({ ...scope, categories: ["core"], limit: ANSWER_FACTS });
+  core: readonly MemoryEntry[],
+): { answers: MemoryEntry[]; othersAnswers: (entry: MemoryEntry) => boolean } {
   const facts = core.map((entry) => ({ entry, fact: readingOf(memory, entry) }));
   const sameAttribute = facts.filter(({ fact }) => fact.attribute === reading.attribute);
   const aliases = new SubjectAliases([...facts.map(({ fact }) => fact), reading]);
@@ -52,4 +53,62 @@ export async function answeringEntries(
     return !(subject && entrySubject && sameSubject(entrySubject, subject));
   };
   return { answers, othersAnswers };
+}
+
+/**
+ * The namespace's core facts, current and superseded (the newest `ANSWER_FACTS`): the current
+ * ones answer questions read as facts, the superseded ones tell which turns are stale.
+ */
+export async function coreFacts(
+  memory: Pick<Memory, "list">,
+  scope: { namespace?: string },
+): Promise<{ current: MemoryEntry[]; superseded: MemoryEntry[] }> {
+  const core = await memory.list({
+    ...scope,
+    categories: ["core"],
+    includeSuperseded: true,
+    limit: ANSWER_FACTS,
+  });
+  return {
+    current: core.filter((entry) => entry.supersededBy === undefined),
+    superseded: core.filter((entry) => entry.supersededBy !== undefined),
+  };
+}
+
+/**
+ * The superseded fact an entry repeats, if any: one of its sentences is (near-)
+ * identical to a superseded fact. `autosaveTurn` promotes the facts of a user message sentence
+ * by sentence, so "We set the wedding for June." said in a turn is stale once the promoted copy
+ * was superseded by "We moved the wedding to September." The turn's other facts, promoted on
+ * their own, stay current.
+ */
+export function repeatsStaleFact(
+  entry: MemoryEntry,
+  superseded: readonly MemoryEntry[],
+): MemoryEntry | undefined {
+  if (superseded.length === 0 || entry.category === "core") return undefined;
+  const told = sentences(entry.content);
+  return superseded.find((old) => {
+    const stale = old.content.trim();
+    return (
+      echoesMessage(entry, stale) ||
+      told.some((sentence) => sameText(sentence, stale) || holdsClause(sentence, stale))
+    );
+  });
+}
+
+/** Words a promoted clause needs before containment counts ("Clara works as a nurse"). */
+const CLAUSE_WORDS = 4;
+
+/**
+ * Whether a sentence holds a clause promoted from it: every word of the clause is in the
+ * sentence ("My sister Clara lives in Hamburg and works as a nurse" holds "My sister Clara works
+ * as a nurse"), the clause being long enough not to match by chance.
+ */
+function holdsClause(sentence: string, clause: string): boolean {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
+  const clauseWords = words(clause);
+  if (clauseWords.length < CLAUSE_WORDS) return false;
+  const said = new Set(words(sentence));
+  return clauseWords.every((word) => said.has(word));
 }

@@ -1,6 +1,6 @@
 import type { MemoryEntry } from "@memory/api";
 import { jaccardSimilarity } from "@memory/core";
-import { isContentless, isQuestion, REPLY_CONTENT_WORDS } from "./turn-text.js";
+import { isContentless, onlyAsks, REPLY_CONTENT_WORDS } from "./turn-text.js";
 
 /** Word-set Jaccard from which two texts count as the same memory (paraphrase-free repeats). */
 export const NEAR_DUPLICATE_JACCARD = 0.85;
@@ -18,11 +18,12 @@ export function spokenLines(text: string): string[] {
  * question being asked): one of its lines, speaker label aside, is near-identical to it.
  */
 export function echoesMessage(entry: MemoryEntry, message: string): boolean {
-  return spokenLines(entry.content).some(
-    (line) =>
-      line.toLowerCase() === message.toLowerCase() ||
-      jaccardSimilarity(line, message) >= NEAR_DUPLICATE_JACCARD,
-  );
+  return spokenLines(entry.content).some((line) => sameText(line, message));
+}
+
+/** Two texts that say the same: equal but for case, or near-identical word sets. */
+export function sameText(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase() || jaccardSimilarity(a, b) >= NEAR_DUPLICATE_JACCARD;
 }
 
 /** An assistant reply saved by `autosaveTurn` (`daily_<ISO timestamp>_<uuid>`). */
@@ -52,7 +53,7 @@ export function turnExclusion(entry: MemoryEntry, policy: TurnPolicy): TurnExclu
   if (entry.category !== "conversation" && !reply) return undefined;
   const text = spokenLines(entry.content).join(" ");
   if (isContentless(text, reply ? REPLY_CONTENT_WORDS : 1)) return "contentless";
-  if (!policy.includeQuestions && isQuestion(text)) return "question";
+  if (!policy.includeQuestions && onlyAsks(text)) return "question";
   return undefined;
 }
 

@@ -5,7 +5,7 @@ import type {
   RecallDropReason,
   RecallOptions,
 } from "@memory/api";
-import { answeringEntries } from "./context-answers.js";
+import { answeringEntries, coreFacts, repeatsStaleFact } from "./context-answers.js";
 import {
   echoesMessage,
   matchesItself,
@@ -14,7 +14,8 @@ import {
   turnExclusion,
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
-import { discoveryQuery } from "./context-query.js";
+import { asksAboutTheUnknown } from "./context-names.js";
+import { discoveryQuery, HISTORY_WINDOW_MS } from "./context-query.js";
 import {
   type ContextRecallPurpose,
   ContextTraceCollector,
@@ -151,7 +152,7 @@ export async function buildMemoryContext(
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
   const trace = options.explain === "full" ? new ContextTraceCollector() : undefined;
-  const { recalled, answers, othersAnswers } = await recallForMessage(
+  const { recalled, answers, othersAnswers, superseded } = await recallForMessage(
     memory,
     options,
     settings,
@@ -163,6 +164,7 @@ export async function buildMemoryContext(
   const candidates: MemoryEntry[] = [];
   // A turn or note that repeats a superseded fact is as stale as the fact.
   const stale = recalled.filter((entry) => entry.supersededBy !== undefined);
+  const inConversation = recentTurnOf(options);
   // True when the entry is added; otherwise the trace (if any) is told why not.
   const add = (entry: MemoryEntry, why: string): boolean => {
     const drop = (reason: RecallDropReason, detail: string) => {
@@ -172,10 +174,15 @@ export async function buildMemoryContext(
     if (entry.supersededBy !== undefined)
       return drop("superseded", `superseded by ${JSON.stringify(entry.supersededBy)}`);
     if (seen.has(entry.key)) return drop("duplicate", "the same key is already in the block");
+    if (inConversation(entry))
+      return drop("in_conversation", "a turn of the current conversation's last minutes");
     if (query !== "" && echoesMessage(entry, query))
       return drop("current_turn", "it repeats the message itself");
     const old = stale.find((superseded) => echoesMessage(entry, superseded.content.trim()));
     if (old) return drop("repeats_superseded", `it repeats ${JSON.stringify(old.key)}, superseded`);
+    const fact = repeatsStaleFact(entry, superseded);
+    if (fact)
+      return drop("repeats_superseded", `it holds ${JSON.stringify(fact.key)}, superseded`);
     // Near-identical to an entry already kept, line by line ("User: <fact>" repeats <fact>).
     const lines = spokenLines(entry.content);
     const twin = candidates.find((kept) => lines.some((line) => echoesMessage(kept, line)));
@@ -248,6 +255,22 @@ function traceSettings(settings: ContextSettings) {
 
 type ContextSettings = ReturnType<typeof contextSettings>;
 
+/**
+ * With a `sessionId`: whether an entry is a turn of the current conversation from the last
+ * `HISTORY_WINDOW_MS`. The agent has those messages in front of it already (they are the
+ * conversation), so repeating them as memory is noise ("Let's talk about Caroline." returned for
+ * "What did she research?"). Core facts stay: they are the memory, whoever said them last.
+ */
+function recentTurnOf(options: MemoryContextOptions): (entry: MemoryEntry) => boolean {
+  const sessionId = options.sessionId;
+  if (sessionId === undefined) return () => false;
+  const since = (options.now ?? (() => new Date()))().getTime() - HISTORY_WINDOW_MS;
+  return (entry) =>
+    entry.category !== "core" &&
+    entry.sessionId === sessionId &&
+    Date.parse(entry.createdAt) >= since;
+}
+
 function contextSettings(options: MemoryContextOptions, query: string) {
   const defaults = MEMORY_CONTEXT_DEFAULTS;
   return {
@@ -279,11 +302,13 @@ async function recallForMessage(
   recalled: MemoryEntry[];
   answers: MemoryEntry[];
   othersAnswers: (entry: MemoryEntry) => boolean;
+  /** Superseded core facts: a turn that repeats one is stale. */
+  superseded: MemoryEntry[];
 }> {
   const { query, limit } = settings;
   // An empty message would recall "the most recent entries", which is noise, not context.
   if (query === "" || limit <= 0 || !settings.recall) {
-    return { recalled: [], answers: [], othersAnswers: () => false };
+    return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
   }
   const recallOptions = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
@@ -314,17 +339,26 @@ async function recallForMessage(
       : memory.recall(text, recallOptions);
   if (trace && discovery !== query) trace.discoveryQuery = discovery;
   const reading = readQuestion(query);
-  const [own, found, answered] = await Promise.all([
+  const scope = {
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const [unknown, own, found, facts] = await Promise.all([
+    asksAboutTheUnknown(memory, query, scope),
     recall(query, "message", recallOptions),
     discovery === query ? Promise.resolve([]) : recall(discovery, "discovery", recallOptions),
-    reading === undefined
-      ? Promise.resolve({ answers: [], othersAnswers: () => false })
-      : answeringEntries(
-          memory,
-          reading,
-          options.namespace === undefined ? {} : { namespace: options.namespace },
-        ),
+    coreFacts(memory, scope),
   ]);
+  if (unknown) {
+    for (const entry of own) {
+      trace?.drop(entry, "unknown_subject", "the question names no one the store has heard of");
+    }
+    return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
+  }
+  const answered =
+    reading === undefined
+      ? { answers: [], othersAnswers: () => false }
+      : answeringEntries(memory, reading, facts.current);
   // Nothing relevant enough: recall again with the threshold itself, so the engine's own
   // fallbacks for a weak query (its substring stage) get their say, as with any recall.
   const passes = own.some(
@@ -338,5 +372,5 @@ async function recallForMessage(
   const byKey = new Map<string, MemoryEntry>();
   for (const entry of [...own, ...found]) if (!byKey.has(entry.key)) byKey.set(entry.key, entry);
   for (const entry of fallback) byKey.set(entry.key, entry);
-  return { recalled: [...byKey.values()], ...answered };
+  return { recalled: [...byKey.values()], ...answered, superseded: facts.superseded };
 }

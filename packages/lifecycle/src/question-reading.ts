@@ -30,7 +30,10 @@ function asStatement(question: string): string | undefined {
     .replace(/\b(now|these days|currently|at the moment|again)\b/giu, "")
     .replace(/\s+/gu, " ")
     .trim();
-  let match = text.match(new RegExp(`^where ${AUXILIARY} (.+) (\\w+)$`, "iu"));
+  // "What does my sister do for a living?" -> "my sister works as"
+  let match = text.match(/^what (?:do|does|did) (.+) do for (?:a living|work)$/iu);
+  if (match) return `${match[1]} works as`;
+  match = text.match(new RegExp(`^where ${AUXILIARY} (.+) (\\w+)$`, "iu"));
   if (match)
     return `${match[1]} ${match[2]} ${AT_VERBS.has(match[2]!.toLowerCase()) ? "at" : "in"}`;
   match = text.match(/^(?:who|what|which) (?:is|are|was|were) (.+)$/iu);

@@ -17,6 +17,17 @@ export function isQuestion(text: string): boolean {
 }
 
 /**
+ * A turn that only asks: every sentence is a question, or the rest says nothing ("Wow! What got
+ * you into running?"). A turn that tells something and then asks back ("I've got lots of kids'
+ * books, classics mostly. What's your favourite?") carries what it told, so it is no question.
+ */
+export function onlyAsks(text: string): boolean {
+  if (!isQuestion(text)) return false;
+  const told = sentences(text).filter((sentence) => !isQuestion(sentence));
+  return isContentless(told.join(" "));
+}
+
+/**
  * Words that carry nothing to remember: acknowledgements, greetings, fillers, pronouns and
  * function words. A text made only of these ("Sure, noted!", "I don't know yet.", "Got it,
  * thanks!") is contentless.
@@ -33,7 +44,7 @@ const FILLER = new Set(
     "done makes sense interesting true what how why when where who which it's i'm that's " +
     "i'll we'll you're i've keep mind remember note as well too also now again awesome amazing " +
     "lovely perfect cheers sounds sound much more very going anything something all " +
-    "congratulations congrats"
+    "congratulations congrats morning evening afternoon night"
   ).split(" "),
 );
 

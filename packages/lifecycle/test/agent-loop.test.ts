@@ -77,4 +77,70 @@ describe.each(realBackends())("the agent loop on %s", (_name, open) => {
     });
     expect(contents(context)).toContain("Hamburg");
   });
+
+  it("gives no context to a question about a name it never heard of", async () => {
+    const memory = open();
+    await turn(memory, "I went hiking with my sister Maya last weekend.", "Nice!", "s1");
+    await turn(memory, "Maya loves the mountains near Innsbruck.", "Noted.", "s1");
+    const known = await buildMemoryContext(memory, "Where did Maya go hiking?");
+    expect(contents(known)).toContain("hiking");
+    // shares "hiking" and "weekend", but the store never heard of John
+    const unknown = await buildMemoryContext(memory, "Where did John go hiking last weekend?");
+    expect(unknown.entries).toEqual([]);
+    // a statement naming a newcomer still gets what matches it
+    const statement = await buildMemoryContext(
+      memory,
+      "John went hiking with my sister Maya last weekend.",
+    );
+    expect(contents(statement)).toContain("hiking");
+  });
+
+  it("keeps what a turn told before it asked, and leaves out a turn that only asks", async () => {
+    const memory = open();
+    await turn(
+      memory,
+      "I've got lots of kids' books, mostly classics. What's your favourite?",
+      "Dune!",
+      "s1",
+    );
+    await turn(memory, "Wow! Which books do you like?", "Mostly novels.", "s1");
+    const context = await buildMemoryContext(memory, "Which kids' books do I have?");
+    expect(contents(context)).toContain("kids' books");
+    expect(contents(context)).not.toContain("Which books do you like");
+  });
+
+  it("promotes each clause of a compound fact, so a change leaves the other clause current", async () => {
+    const memory = open();
+    const saved = await autosaveTurn(memory, {
+      userMessage:
+        "My sister Clara lives in Hamburg and works as a nurse at the university hospital.",
+    });
+    expect(saved.promoted.map((entry) => entry.content)).toEqual([
+      "My sister Clara lives in Hamburg",
+      "My sister Clara works as a nurse at the university hospital.",
+    ]);
+    const promoted = await autosaveTurn(memory, {
+      userMessage: "Clara got promoted to head nurse of the cardiology ward.",
+    });
+    expect(promoted.superseded).toEqual([saved.promoted[1]!.key]);
+    const job = contents(await buildMemoryContext(memory, "What does my sister do for a living?"));
+    expect(job).toContain("head nurse of the cardiology ward");
+    // the turn that told the old job is as stale as the old job
+    expect(job).not.toContain("works as a nurse at the university hospital");
+    const city = contents(await buildMemoryContext(memory, "Where does Clara live?"));
+    expect(city).toContain("Clara lives in Hamburg");
+  });
+
+  it("leaves out the current conversation's last turns: the agent has them already", async () => {
+    const memory = open();
+    await turn(memory, "Let's talk about my garden in Graz.", "Sure!", "chat");
+    const context = await buildMemoryContext(memory, "What about my garden in Graz?", {
+      sessionId: "chat",
+    });
+    expect(contents(context)).not.toContain("Let's talk about my garden");
+    const later = await buildMemoryContext(memory, "What about my garden in Graz?", {
+      sessionId: "another",
+    });
+    expect(contents(later)).toContain("my garden in Graz");
+  });
 });

@@ -44,6 +44,8 @@ export type RecallDropReason =
   | "assistant_reply"
   | "conversation_turn"
   | "other_subject"
+  | "in_conversation"
+  | "unknown_subject"
   | "over_budget";
 
 /** Every drop reason with a short label, in the order a reader meets them. */
@@ -62,6 +64,8 @@ export const RECALL_DROP_REASONS: Readonly<Record<RecallDropReason, string>> = {
   assistant_reply: "an assistant reply",
   conversation_turn: "a conversation turn",
   other_subject: "about someone else",
+  in_conversation: "in the current conversation",
+  unknown_subject: "asks about someone unknown",
   over_budget: "over the character budget",
 };
 

@@ -157,6 +157,20 @@ export function decideConflict(older: Fact, newer: Fact): RuleDecision {
         `the same statement (${attribute}: ${oldValue}) ${older.negated ? "reversed" : "negated"}`,
       );
     }
+    // "works as a nurse" -> "got promoted to head nurse of the cardiology ward": a change to a
+    // value that says more than the old one replaces it (a plain restatement does not).
+    if (
+      newer.change &&
+      !newerNegative &&
+      older.cardinality === "single" &&
+      newer.value.length > older.value.length &&
+      older.value.every((word) => newer.value.includes(word))
+    ) {
+      return supersede(
+        "changed-to-narrower",
+        `${attribute} changed ("now", "promoted", "moved"): "${oldValue}" -> a value that says more`,
+      );
+    }
     return keep("same-value", `restates the same value (${attribute}: ${oldValue})`);
   }
   if (newer.additive)

@@ -317,6 +317,12 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     if (phrase.negative) fact.negated = !fact.negated;
     if (phrase.change) fact.change = true;
     let value = setValue(fromTo !== undefined ? fromTo + phrase.length : at + phrase.length);
+    // "went to a pride parade", "made pizza": the broad phrase did not state the attribute.
+    if (!valueFitsPhrase(phrase.attribute.id, norms[at] ?? "", fact.valueText)) {
+      fact.attribute = `verb:${words[at]!.norm}`;
+      fact.cardinality = "multi";
+      return fact;
+    }
     // "goes to the gym at FitX": the value names another attribute, and its own value follows
     const inner = attributeOfNoun(valueTerms(value.words));
     const place = words[value.next];
@@ -387,3 +393,24 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
   setValue(at + 1);
   return fact;
 }
+
+/**
+ * Broad verbs state an attribute only with a value of its shape: "goes to" is a school only for
+ * a school or a named place ("goes to Lindenschule", "went to a boarding school"), not for
+ * "went to a pride parade"; "makes" and "earns" are a salary only for an amount ("makes $90k a year"), not
+ * for "made pizza" or "makes a difference".
+ */
+function valueFitsPhrase(attribute: string, verb: string, valueText: string): boolean {
+  if (attribute === "salary") return AMOUNT.test(valueText);
+  if (attribute === "school" && /^(go|went|gone|goe)/u.test(verb)) {
+    return SCHOOL.test(valueText) || NAMED.test(valueText.trim());
+  }
+  return true;
+}
+
+const AMOUNT =
+  /\d|[$€£¥]|\b(thousand|million|billion|grand|figures?|dollars?|euros?|pounds?|bucks|minimum wage|per (hour|month|year|week)|an? (hour|month|year|week))\b/iu;
+/** A name: "Lindenschule", "the Goethe Gymnasium" (not "a pride parade", "an LGBTQ+ parade"). */
+const NAMED = /^(the\s+)?\p{Lu}/u;
+const SCHOOL =
+  /\b(school|university|college|academy|kindergarten|preschool|nursery|gymnasium|uni|institute|polytechnic|seminary|elementary|high|middle|grammar|conservatory)\b|schule\b/iu;

@@ -82,7 +82,8 @@ export function startsPredicate(
   at: number,
   afterNounSlot: boolean,
 ): boolean {
-  const word = words[at]!;
+  const word = words[at];
+  if (word === undefined) return false;
   const lower = word.lower;
   if (word.raw.includes("'") && /n't$/u.test(word.raw)) return true;
   if (COPULAS.has(lower) || AUXILIARIES.has(lower) || NEGATIONS.has(lower)) return true;
