@@ -140,6 +140,14 @@ export {
 } from "./in-memory/in-memory-driver.js";
 export { compareFor } from "./in-memory/in-memory-order.js";
 export { InMemoryStore, type StoredRow } from "./in-memory/in-memory-store.js";
+export {
+  GRAPH_DEPTH_MAX,
+  GRAPH_NODES_MAX,
+  type RelationGraph,
+  type RelationGraphNode,
+  type RelationGraphOptions,
+  relationGraph,
+} from "./relations/relation-graph.js";
 export { createMemoryFacade, MemoryFacade } from "./memory-facade.js";
 export { NoneDriver } from "./none-driver.js";
 export { NoneMemory } from "./none-memory.js";

@@ -23,7 +23,12 @@ import {
   type MemoryEntry,
   type RecallOptions,
   type ReindexOptions,
+  type RelateOptions,
+  type Relation,
+  type RelationsOptions,
+  type RelationType,
   type StoreInput,
+  type UnrelateOptions,
 } from "@memory/api";
 import { CollectionFilterCache, recallWithCollections } from "./collections/collection-recall.js";
 import type { JobStateAccess } from "./collections/collection-state.js";
@@ -47,6 +52,8 @@ import { keyHistory } from "./key-history.js";
 import * as leases from "./lease-operations.js";
 import { NoneDriver } from "./none-driver.js";
 import { RecallEngine } from "./recall/recall-engine.js";
+import { orderContradictions } from "./relations/contradiction-order.js";
+import { entryRelations, relateEntries, unrelateEntries } from "./relations/relation-operations.js";
 import { storeEntry } from "./store-entry.js";
 import { unsupersedeEntry } from "./unsupersede.js";
 import { vectorUnavailable } from "./vector-state.js";
@@ -212,7 +219,8 @@ export class MemoryFacade implements Memory {
         options,
       );
       const { driver } = context;
-      return driver.supplementRecall ? driver.supplementRecall(query, options, found) : found;
+      const ordered = await orderContradictions(driver, found);
+      return driver.supplementRecall ? driver.supplementRecall(query, options, ordered) : ordered;
     });
   }
 
@@ -291,6 +299,28 @@ export class MemoryFacade implements Memory {
 
   setJobState(job: string, state: JobState): Promise<void> {
     return this.#use((context) => leases.setJobState(context, job, state));
+  }
+
+  relate(
+    from: string,
+    to: string,
+    type: RelationType,
+    options: RelateOptions = {},
+  ): Promise<Relation> {
+    return this.#use((context) => relateEntries(context, from, to, type, options));
+  }
+
+  unrelate(
+    from: string,
+    to: string,
+    type?: RelationType,
+    options: UnrelateOptions = {},
+  ): Promise<number> {
+    return this.#use((context) => unrelateEntries(context, from, to, type, options));
+  }
+
+  relations(key: string, options: RelationsOptions = {}): Promise<Relation[]> {
+    return this.#use((context) => entryRelations(context, key, options));
   }
 
   healthCheck(): Promise<HealthReport> {

@@ -7,6 +7,7 @@ import {
   type DriverEmbeddingCache,
   type DriverHealth,
   type DriverLeases,
+  type DriverRelations,
   type DriverVectors,
   type EntryKey,
   type MemoryDriver,
@@ -42,6 +43,7 @@ import { StatementCache } from "./statement-cache.js";
 import { toStorageError } from "./storage-errors.js";
 import { ensureTextLanguage } from "./text-language.js";
 import { VectorStore } from "./vectors/vector-store.js";
+import { findRelations } from "./relation-rows.js";
 import { applyWriteBatch } from "./write-batch.js";
 
 /** The storage options of the driver (the rest of `SqliteMemoryOptions` is the facade's). */
@@ -65,6 +67,7 @@ export class SqliteDriver implements MemoryDriver {
     persistent: true,
     multiInstance: true,
     deferredEmbedding: true,
+    relations: true,
   };
   readonly #input: SqliteDriverOptions;
   #options: ResolvedSqliteOptions;
@@ -73,6 +76,7 @@ export class SqliteDriver implements MemoryDriver {
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
   readonly embeddingCache: DriverEmbeddingCache;
+  readonly relations: DriverRelations;
 
   constructor(options: SqliteDriverOptions = {}) {
     this.#input = options;
@@ -82,6 +86,9 @@ export class SqliteDriver implements MemoryDriver {
       this.#run(body, transaction);
     this.leases = sqliteLeases(run);
     this.vectors = sqliteVectors(run);
+    this.relations = {
+      find: (query) => run((opened) => findRelations(opened.statements, query)),
+    };
     this.embeddingCache = {
       lookup: (texts, fingerprint) => run((opened) => opened.cache.lookup(texts, fingerprint)),
       save: (items, fingerprint) => run((opened) => opened.cache.save(items, fingerprint)),

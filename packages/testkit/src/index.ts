@@ -37,6 +37,7 @@ export { multiProcessLeasesGroup } from "./groups/multi-process-leases.js";
 export { purgeGroup } from "./groups/purge.js";
 export { recallOrderGroup } from "./groups/recall-order.js";
 export { recallScoresGroup } from "./groups/recall-scores.js";
+export { relationsGroup } from "./groups/relations.js";
 export { supersessionGroup } from "./groups/supersession.js";
 export { textLanguageGroup } from "./groups/text-language.js";
 export { vectorRecallGroup } from "./groups/vector-recall.js";

@@ -31,6 +31,7 @@ import { multiProcessLeasesGroup } from "./groups/multi-process-leases.js";
 import { purgeGroup } from "./groups/purge.js";
 import { recallOrderGroup } from "./groups/recall-order.js";
 import { recallScoresGroup } from "./groups/recall-scores.js";
+import { relationsGroup } from "./groups/relations.js";
 import { supersessionGroup } from "./groups/supersession.js";
 import { textLanguageGroup } from "./groups/text-language.js";
 import { vectorRecallGroup } from "./groups/vector-recall.js";
@@ -61,6 +62,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   conflicts: conflictsGroup,
   deferredEmbedding: deferredEmbeddingGroup,
   multiProcessLeases: multiProcessLeasesGroup,
+  relations: relationsGroup,
 };
 
 /**

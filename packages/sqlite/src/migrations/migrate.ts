@@ -6,6 +6,7 @@ import { upgradeToV4 } from "./schema-v4.js";
 import { upgradeToV5 } from "./schema-v5.js";
 import { upgradeToV6 } from "./schema-v6.js";
 import { upgradeToV7 } from "./schema-v7.js";
+import { upgradeToV8 } from "./schema-v8.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -48,6 +49,7 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     if (version < 5) upgradeToV5(db);
     upgradeToV6(db);
     upgradeToV7(db);
+    upgradeToV8(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );
