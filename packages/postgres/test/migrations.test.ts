@@ -52,6 +52,7 @@ describe("postgres: migrations", () => {
       "memories",
       "memory_meta",
       "memory_migrations",
+      "memory_relations",
       "memory_vectors",
       "namespace_stats",
     ]);
@@ -82,7 +83,7 @@ describe("postgres: migrations", () => {
   });
 
   it("upgrades a version 1 schema: every row kept, search terms filled, statistics built", async () => {
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     const schema = schemas.next();
     const quoted = `"${schema}"`;
     // Version 1 exactly as the previous release left it: its migration, then rows written
@@ -126,7 +127,7 @@ describe("postgres: migrations", () => {
       const versions = await admin<{ version: number }>(
         `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
       );
-      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       const stored = await admin<{
         id: string;
         namespace: string;

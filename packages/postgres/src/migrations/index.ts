@@ -5,6 +5,7 @@ import { lifecycle } from "./003-lifecycle.js";
 import { sessionOrder } from "./004-session-order.js";
 import { changeToken } from "./005-change-token.js";
 import { decisionRecords } from "./006-decision-records.js";
+import { relations } from "./007-relations.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionOrder,
   changeToken,
   decisionRecords,
+  relations,
 ];
 
 /** The newest schema version this package knows. */
