@@ -139,6 +139,7 @@ export {
   type InMemoryDriverOptions,
 } from "./in-memory/in-memory-driver.js";
 export { compareFor } from "./in-memory/in-memory-order.js";
+export { compareRelations } from "./in-memory/in-memory-relations.js";
 export { InMemoryStore, type StoredRow } from "./in-memory/in-memory-store.js";
 export {
   GRAPH_DEPTH_MAX,
