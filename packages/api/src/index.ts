@@ -158,6 +158,7 @@ export {
   BUILT_IN_RELATION_TYPES,
   type BuiltInRelationType,
   type EntryRelation,
+  type ImportRelation,
   type RelateOptions,
   type Relation,
   type RelationDirection,

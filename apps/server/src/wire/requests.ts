@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EntryRelationSchema } from "./relations.js";
 import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
 
@@ -56,6 +57,7 @@ export const ImportEntrySchema = StoreRequestSchema.extend({
   supersededBy: z.string().optional(),
   supersessionRecord: SupersessionRecordSchema.optional(),
   conflictRecord: ConflictRecordSchema.optional(),
+  relations: z.array(EntryRelationSchema).optional(),
 }).strip();
 
 export const RecallRequestSchema = named(

@@ -1,5 +1,5 @@
 import type { ConflictDecision, ConflictRecord, SupersessionRecord } from "./conflict-decision.js";
-import type { EntryRelation } from "./relation.js";
+import type { EntryRelation, ImportRelation } from "./relation.js";
 
 /** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
 export type BuiltInCategory = "core" | "daily" | "conversation";
@@ -207,7 +207,7 @@ export interface ImportEntry extends StoreInput {
   supersessionRecord?: SupersessionRecord;
   conflictRecord?: ConflictRecord;
   /** Outgoing relations (export format 2); lines of format 1 have none and import unchanged. */
-  relations?: EntryRelation[];
+  relations?: ImportRelation[];
 }
 
 /** Filters shared by list, count, export and recall. Every filter is applied before limits. */

@@ -49,6 +49,9 @@ export interface EntryRelation {
   updatedAt?: string;
 }
 
+/** An outgoing relation an import takes: as exported, with the weight optional (default 1). */
+export type ImportRelation = Omit<EntryRelation, "weight"> & { weight?: number };
+
 /** Options of `Memory.relate`. */
 export interface RelateOptions {
   /** Namespace of both entries; defaults to `"default"`. */
