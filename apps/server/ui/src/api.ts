@@ -7,6 +7,7 @@ import type {
   HistoryResponseSchema,
   NamespacesResponseSchema,
 } from "../../src/wire/responses.js";
+import type { RelationsResponseSchema } from "../../src/wire/relations.js";
 
 const TOKEN_KEY = "memory.token";
 
@@ -19,6 +20,7 @@ export type Explain = z.output<typeof RecallExplainSchema>;
 export type NamespaceSummary = z.output<typeof NamespacesResponseSchema>["namespaces"][number];
 export type ChainResponse = z.output<typeof ChainResponseSchema>;
 export type HistoryResponse = z.output<typeof HistoryResponseSchema>;
+export type RelationsResponse = z.output<typeof RelationsResponseSchema>;
 
 export class ApiError extends Error {
   constructor(
