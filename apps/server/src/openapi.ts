@@ -286,8 +286,7 @@ export function buildOpenApiDocument(
       { name: "memories", description: "Store, read, search and delete entries." },
       {
         name: "relations",
-        description:
-          "Typed, weighted edges between entries of one namespace (docs/relations.md).",
+        description: "Typed, weighted edges between entries of one namespace (docs/relations.md).",
       },
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },

@@ -86,16 +86,23 @@ describe("HTTP: relations", () => {
     // A's own namespace holds no such keys: the names do not leak across.
     const own = await server.call("GET", "/v1/relations/x", { token: TOKEN_A });
     expect(own.status).toBe(404);
-    expect((await server.call("GET", "/v1/relations/x?namespace=b")).body.relations).toHaveLength(1);
+    expect((await server.call("GET", "/v1/relations/x?namespace=b")).body.relations).toHaveLength(
+      1,
+    );
   });
 
   it("exports edges with their entries as NDJSON and imports them back", async () => {
     const server = await startTestServer();
     await store(server, "rain", "It rained all morning");
     await store(server, "late", "The user was late to work");
-    await server.call("POST", "/v1/relations", { body: { from: "rain", to: "late", type: "causes" } });
+    await server.call("POST", "/v1/relations", {
+      body: { from: "rain", to: "late", type: "causes" },
+    });
     const exported = await server.call("GET", "/v1/export?namespace=default");
-    const lines = String(exported.body).trim().split("\n").map((line) => JSON.parse(line));
+    const lines = String(exported.body)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.find((entry) => entry.key === "rain").relations).toMatchObject([
       { to: "late", type: "causes", weight: 1 },
     ]);

@@ -231,7 +231,10 @@ describe("web inspector in chromium", { timeout: 120_000 }, () => {
     await relations.getByRole("link", { name: "ui-boss", exact: true }).waitFor();
     const items = await relations.getByRole("listitem").allInnerTexts();
     // Strongest first: the outgoing edge (weight 1), then the incoming one.
-    expect(items).toEqual(["causes → ui-boss (weight 1.00)", "← causes from ui-rain (weight 0.60)"]);
+    expect(items).toEqual([
+      "causes → ui-boss (weight 1.00)",
+      "← causes from ui-rain (weight 0.60)",
+    ]);
 
     await relations.getByRole("link", { name: "ui-rain", exact: true }).click();
     await page.getByRole("heading", { name: "ui-rain", exact: true }).waitFor();

@@ -59,6 +59,22 @@ export {
   validateLeaseName,
   validateLeaseTtl,
 } from "./lifecycle-validation.js";
+export {
+  DEFAULT_RELATION_WEIGHT,
+  ENTRY_RELATIONS_MAX,
+  isBuiltInRelationType,
+  normalizeEntryRelations,
+  RELATION_METADATA_MAX_CHARS,
+  RELATIONS_LIMIT_DEFAULT,
+  RELATIONS_LIMIT_MAX,
+  selfRelationError,
+  validateRelationDirection,
+  validateRelationMetadata,
+  validateRelationsLimit,
+  validateRelationType,
+  validateRelationTypes,
+  validateRelationWeight,
+} from "./relations.js";
 export type {
   BackendContext,
   BackendDoctorHints,
@@ -117,13 +133,13 @@ export type {
   DriverEmbeddingCache,
   DriverHealth,
   DriverLeases,
+  DriverRelations,
   DriverVectors,
   EntryKey,
   EntryRecord,
   EntryUpsert,
   MemoryDriver,
   PendingEntry,
-  DriverRelations,
   RelationQuery,
   RelationRemoval,
   RelationUpsert,
@@ -154,6 +170,17 @@ export {
   type SearchMode,
   type StoreInput,
 } from "./types/memory-entry.js";
+export type {
+  IndexedEntry,
+  KeywordStageRequest,
+  KeywordStageResult,
+  KeywordStatistics,
+  QueryTerm,
+  RecallStages,
+  VectorAvailability,
+  VectorStageHit,
+  VectorStageRequest,
+} from "./types/recall-stages.js";
 export {
   BUILT_IN_RELATION_TYPES,
   type BuiltInRelationType,
@@ -166,33 +193,6 @@ export {
   type RelationType,
   type UnrelateOptions,
 } from "./types/relation.js";
-export {
-  DEFAULT_RELATION_WEIGHT,
-  ENTRY_RELATIONS_MAX,
-  isBuiltInRelationType,
-  normalizeEntryRelations,
-  RELATION_METADATA_MAX_CHARS,
-  RELATIONS_LIMIT_DEFAULT,
-  RELATIONS_LIMIT_MAX,
-  selfRelationError,
-  validateRelationDirection,
-  validateRelationMetadata,
-  validateRelationsLimit,
-  validateRelationType,
-  validateRelationTypes,
-  validateRelationWeight,
-} from "./relations.js";
-export type {
-  IndexedEntry,
-  KeywordStageRequest,
-  KeywordStageResult,
-  KeywordStatistics,
-  QueryTerm,
-  RecallStages,
-  VectorAvailability,
-  VectorStageHit,
-  VectorStageRequest,
-} from "./types/recall-stages.js";
 export type {
   RetrievalSettings,
   TextLanguage,

@@ -141,14 +141,6 @@ export {
 export { compareFor } from "./in-memory/in-memory-order.js";
 export { compareRelations } from "./in-memory/in-memory-relations.js";
 export { InMemoryStore, type StoredRow } from "./in-memory/in-memory-store.js";
-export {
-  GRAPH_DEPTH_MAX,
-  GRAPH_NODES_MAX,
-  type RelationGraph,
-  type RelationGraphNode,
-  type RelationGraphOptions,
-  relationGraph,
-} from "./relations/relation-graph.js";
 export { createMemoryFacade, MemoryFacade } from "./memory-facade.js";
 export { NoneDriver } from "./none-driver.js";
 export { NoneMemory } from "./none-memory.js";
@@ -198,6 +190,14 @@ export {
   TEXT_LANGUAGES,
   termMatches,
 } from "./recall/text-analyzer.js";
+export {
+  GRAPH_DEPTH_MAX,
+  GRAPH_NODES_MAX,
+  type RelationGraph,
+  type RelationGraphNode,
+  type RelationGraphOptions,
+  relationGraph,
+} from "./relations/relation-graph.js";
 export { abortableSleep, type Sleep } from "./sleep.js";
 export {
   encodeSnapshotMetadata,

@@ -16,11 +16,11 @@ import type {
 import {
   MemoryClosedError,
   NotFoundError,
-  UnsupportedOperationError,
   normalizeDeleteFilter,
   normalizeStoreInput,
   nowIso,
   serializeJobState,
+  UnsupportedOperationError,
   validateKey,
   validateLease,
   validateLeaseName,

@@ -259,7 +259,11 @@ export class MarkdownDriver implements MemoryDriver {
       const { report, doomed } = plan();
       for (const row of doomed)
         write.removes.set(identity(row.entry.namespace, row.entry.key), row);
-      dropEdgesTo(tree, write, [...doomed].map((row) => row.entry));
+      dropEdgesTo(
+        tree,
+        write,
+        [...doomed].map((row) => row.entry),
+      );
       return report;
     });
   }

@@ -34,6 +34,7 @@ import {
   resolvePostgresOptions,
 } from "./postgres-options.js";
 import { PostgresRecallStages } from "./recall/recall-stages.js";
+import { findRelations } from "./relation-queries.js";
 import { quoteIdent } from "./sql.js";
 import { probeStorage } from "./storage-probe.js";
 import { ensureTextLanguage } from "./text-language.js";
@@ -43,7 +44,6 @@ import {
   restoreSearchIndex,
   type VectorState,
 } from "./vector-store.js";
-import { findRelations } from "./relation-queries.js";
 import { applyWriteBatch, type RunStatement, statementCount } from "./write-batch.js";
 
 /** What exists once the schema is open. */

@@ -1,9 +1,4 @@
-import type {
-  Relation,
-  RelationQuery,
-  RelationRemoval,
-  RelationUpsert,
-} from "@memory/api";
+import type { Relation, RelationQuery, RelationRemoval, RelationUpsert } from "@memory/api";
 import type pg from "pg";
 import { Params } from "./sql.js";
 

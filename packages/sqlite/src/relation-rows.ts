@@ -1,9 +1,4 @@
-import type {
-  Relation,
-  RelationQuery,
-  RelationRemoval,
-  RelationUpsert,
-} from "@memory/api";
+import type { Relation, RelationQuery, RelationRemoval, RelationUpsert } from "@memory/api";
 import type { StatementCache } from "./statement-cache.js";
 
 interface RelationRow {
@@ -83,8 +78,7 @@ export function removeRelations(statements: StatementCache, removal: RelationRem
  */
 export function findRelations(statements: StatementCache, query: RelationQuery): Relation[] {
   const sides: string[] = [];
-  if (query.direction !== "in")
-    sides.push("from_key IN (SELECT value FROM json_each(@keys))");
+  if (query.direction !== "in") sides.push("from_key IN (SELECT value FROM json_each(@keys))");
   if (query.direction !== "out") sides.push("to_key IN (SELECT value FROM json_each(@keys))");
   const sql = `SELECT ${COLUMNS} FROM relations
     WHERE namespace = @namespace AND (${sides.join(" OR ")})

@@ -34,6 +34,7 @@ import { migrate } from "./migrations/migrate.js";
 import { openDatabase } from "./open-database.js";
 import type { Opened } from "./opened-store.js";
 import { SqliteRecallStages } from "./recall/sqlite-recall-stages.js";
+import { findRelations } from "./relation-rows.js";
 import {
   type ResolvedSqliteOptions,
   resolveSqliteOptions,
@@ -43,7 +44,6 @@ import { StatementCache } from "./statement-cache.js";
 import { toStorageError } from "./storage-errors.js";
 import { ensureTextLanguage } from "./text-language.js";
 import { VectorStore } from "./vectors/vector-store.js";
-import { findRelations } from "./relation-rows.js";
 import { applyWriteBatch } from "./write-batch.js";
 
 /** The storage options of the driver (the rest of `SqliteMemoryOptions` is the facade's). */

@@ -39,9 +39,9 @@ describe("schema v8: relations", () => {
     const key = "x'); DROP TABLE relations; --";
     await memory.store({ key, content: "a hostile key" });
     await memory.store({ key: "plain", content: "a plain key" });
-    await memory.relate(key, "plain", "mentions", { metadata: { quote: "it's \"fine\"" } });
+    await memory.relate(key, "plain", "mentions", { metadata: { quote: 'it\'s "fine"' } });
     expect(await memory.relations("plain")).toMatchObject([
-      { from: key, metadata: { quote: "it's \"fine\"" } },
+      { from: key, metadata: { quote: 'it\'s "fine"' } },
     ]);
     await memory.close();
   });

@@ -35,7 +35,9 @@ const graph: CommandHandler<GraphOptions> = async (context, args, options) => {
       `${found.nodes.length} ${found.nodes.length === 1 ? "entry" : "entries"} and ${edges.length} ${edges.length === 1 ? "relation" : "relations"} within ${found.depth} ${found.depth === 1 ? "step" : "steps"} of ${key} (namespace ${namespace})${found.truncated ? `, stopped at ${found.nodes.length} entries` : ""}`,
     ];
     for (const node of found.nodes)
-      lines.push(`  ${style.dim(`[${node.depth}]`)} ${style.bold(node.key)}  ${preview(node.content)}`);
+      lines.push(
+        `  ${style.dim(`[${node.depth}]`)} ${style.bold(node.key)}  ${preview(node.content)}`,
+      );
     if (edges.length > 0) lines.push("relations:");
     for (const edge of edges)
       lines.push(`  ${edge.from} -${edge.type} (${edge.weight})-> ${edge.to}`);

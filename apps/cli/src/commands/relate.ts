@@ -1,5 +1,5 @@
-import type { CommandHandler } from "../cli/lazy-action.js";
 import { UsageError } from "../cli/cli-errors.js";
+import type { CommandHandler } from "../cli/lazy-action.js";
 
 export interface RelateOptions {
   namespace?: string;

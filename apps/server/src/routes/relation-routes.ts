@@ -21,7 +21,8 @@ export const relationRoutes = [
     method: "post",
     path: "/v1/relations",
     operationId: "relate",
-    summary: "Relate two entries with a typed, weighted edge (idempotent: keeps the stronger weight)",
+    summary:
+      "Relate two entries with a typed, weighted edge (idempotent: keeps the stronger weight)",
     description:
       "Both entries must exist in the namespace (404 NOT_FOUND: store them first). A self-relation, a bad type, a weight outside 0..1 or oversized metadata is a 400 INVALID_INPUT; nothing is written.",
     tag: "relations",
@@ -32,8 +33,7 @@ export const relationRoutes = [
       501: UNSUPPORTED,
       ...errorResponses,
     },
-    handler: async (input) =>
-      json({ relation: await relateEntries(input.body, scopeOf(input)) }),
+    handler: async (input) => json({ relation: await relateEntries(input.body, scopeOf(input)) }),
   }),
   defineRoute({
     method: "delete",
@@ -47,8 +47,7 @@ export const relationRoutes = [
       501: UNSUPPORTED,
       ...errorResponses,
     },
-    handler: async (input) =>
-      json({ removed: await unrelateEntries(input.query, scopeOf(input)) }),
+    handler: async (input) => json({ removed: await unrelateEntries(input.query, scopeOf(input)) }),
   }),
   defineRoute({
     method: "get",

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { EntryRelationSchema } from "./relations.js";
 import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
+import { EntryRelationSchema } from "./relations.js";
 
 /** JSON request bodies. */
 /** Body form of get: any stored key, including ones a URL path cannot carry ("..", "a/b"). */

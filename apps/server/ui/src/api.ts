@@ -2,12 +2,12 @@
 
 import type { z } from "zod";
 import type { MemoryEntrySchema, RecallExplainSchema } from "../../src/wire/entry.js";
+import type { RelationsResponseSchema } from "../../src/wire/relations.js";
 import type {
   ChainResponseSchema,
   HistoryResponseSchema,
   NamespacesResponseSchema,
 } from "../../src/wire/responses.js";
-import type { RelationsResponseSchema } from "../../src/wire/relations.js";
 
 const TOKEN_KEY = "memory.token";
 

@@ -1,6 +1,6 @@
+import type { Entry } from "./api.js";
 import { ApiError, type RelationsResponse, request } from "./api.js";
 import { entryHref, formatNumber, h } from "./dom.js";
-import type { Entry } from "./api.js";
 
 /**
  * The entry's relations (POST /v1/relations/query, both directions, strongest first): each edge

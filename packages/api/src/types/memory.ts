@@ -1,11 +1,4 @@
 import type { FileBackedMemory } from "./file-backed.js";
-import type {
-  RelateOptions,
-  Relation,
-  RelationsOptions,
-  RelationType,
-  UnrelateOptions,
-} from "./relation.js";
 import type { DeleteFilter, DeleteReport, JobState, Lease } from "./lifecycle.js";
 import type {
   CountOptions,
@@ -18,6 +11,13 @@ import type {
   RecallOptions,
   StoreInput,
 } from "./memory-entry.js";
+import type {
+  RelateOptions,
+  Relation,
+  RelationsOptions,
+  RelationType,
+  UnrelateOptions,
+} from "./relation.js";
 
 /**
  * What a backend can do. Code that composes backends branches on these flags instead of probing.
@@ -242,12 +242,7 @@ export interface Memory extends AsyncDisposable {
    * metadata that is not a small JSON object or a `toNamespace` other than `namespace`, and
    * UNSUPPORTED on a backend without `capabilities.relations`.
    */
-  relate(
-    from: string,
-    to: string,
-    type: RelationType,
-    options?: RelateOptions,
-  ): Promise<Relation>;
+  relate(from: string, to: string, type: RelationType, options?: RelateOptions): Promise<Relation>;
   /** Removes the edges from `from` to `to` (of `type`, or of every type); returns how many. */
   unrelate(
     from: string,

@@ -1,9 +1,4 @@
-import type {
-  Relation,
-  RelationQuery,
-  RelationRemoval,
-  RelationUpsert,
-} from "@memory/api";
+import type { Relation, RelationQuery, RelationRemoval, RelationUpsert } from "@memory/api";
 import { InMemoryStore } from "./in-memory-store.js";
 
 /** The reference edge storage of the in-memory driver: a Map keyed by the edge's identity. */

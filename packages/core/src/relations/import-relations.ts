@@ -1,9 +1,4 @@
-import type {
-  EntryRelation,
-  ImportRejection,
-  RelationUpsert,
-  WriteResult,
-} from "@memory/api";
+import type { EntryRelation, ImportRejection, RelationUpsert, WriteResult } from "@memory/api";
 import type { FacadeContext } from "../facade-context.js";
 
 interface PendingRelation {

@@ -1,3 +1,4 @@
+import type { DriverRelations, MemoryDriver } from "@memory/api";
 import {
   DEFAULT_RELATION_WEIGHT,
   InvalidInputError,
@@ -19,7 +20,6 @@ import {
   validateRelationTypes,
   validateRelationWeight,
 } from "@memory/api";
-import type { DriverRelations, MemoryDriver } from "@memory/api";
 import type { FacadeContext } from "../facade-context.js";
 
 /** The driver's edge storage, or UNSUPPORTED saying which backends have it. */

@@ -1,9 +1,4 @@
-import type {
-  ConflictRecord,
-  EntryRelation,
-  MemoryEntry,
-  SupersessionRecord,
-} from "@memory/api";
+import type { ConflictRecord, EntryRelation, MemoryEntry, SupersessionRecord } from "@memory/api";
 import {
   encodeSnapshotMetadata,
   escapeSnapshotContent,

@@ -24,7 +24,12 @@ export function edges(relations: readonly Relation[]): string[] {
 async function seed(memory: Memory, namespace?: string): Promise<void> {
   const ns = namespace === undefined ? {} : { namespace };
   await memory.store({ key: "rain", content: "It rained all morning", category: "daily", ...ns });
-  await memory.store({ key: "late", content: "The user was late to work", category: "daily", ...ns });
+  await memory.store({
+    key: "late",
+    content: "The user was late to work",
+    category: "daily",
+    ...ns,
+  });
   await memory.store({ key: "bus", content: "The bus broke down", category: "daily", ...ns });
 }
 
@@ -118,36 +123,39 @@ export function relationsGroup(options: ConformanceOptions): void {
       ]);
     });
 
-    withRelations("refuses bad relations with typed errors that say what to do, writing nothing", async () => {
-      const memory = await instances.create();
-      await seed(memory);
-      const missing = memory.relate("rain", "nowhere", "causes");
-      await expect(missing).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(missing).rejects.toThrow(/store it first/);
-      expect(await codeOf(() => memory.relate("nowhere", "rain", "causes"))).toBe("NOT_FOUND");
-      await expect(memory.relate("rain", "rain", "causes")).rejects.toThrow(/itself/);
-      expect(await codeOf(() => memory.relate("rain", "rain", "causes"))).toBe("INVALID_INPUT");
-      for (const type of ["", "has space", "a/b", "x".repeat(65)])
-        expect(await codeOf(() => memory.relate("rain", "late", type))).toBe("INVALID_INPUT");
-      for (const weight of [-0.1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "1" as never])
-        expect(await codeOf(() => memory.relate("rain", "late", "causes", { weight }))).toBe(
+    withRelations(
+      "refuses bad relations with typed errors that say what to do, writing nothing",
+      async () => {
+        const memory = await instances.create();
+        await seed(memory);
+        const missing = memory.relate("rain", "nowhere", "causes");
+        await expect(missing).rejects.toMatchObject({ code: "NOT_FOUND" });
+        await expect(missing).rejects.toThrow(/store it first/);
+        expect(await codeOf(() => memory.relate("nowhere", "rain", "causes"))).toBe("NOT_FOUND");
+        await expect(memory.relate("rain", "rain", "causes")).rejects.toThrow(/itself/);
+        expect(await codeOf(() => memory.relate("rain", "rain", "causes"))).toBe("INVALID_INPUT");
+        for (const type of ["", "has space", "a/b", "x".repeat(65)])
+          expect(await codeOf(() => memory.relate("rain", "late", type))).toBe("INVALID_INPUT");
+        for (const weight of [-0.1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "1" as never])
+          expect(await codeOf(() => memory.relate("rain", "late", "causes", { weight }))).toBe(
+            "INVALID_INPUT",
+          );
+        for (const metadata of [[1] as never, "x" as never, { big: "y".repeat(20_000) }])
+          expect(await codeOf(() => memory.relate("rain", "late", "causes", { metadata }))).toBe(
+            "INVALID_INPUT",
+          );
+        await memory.store({ key: "late", content: "elsewhere", namespace: "other" });
+        const crossing = memory.relate("rain", "late", "causes", { toNamespace: "other" });
+        await expect(crossing).rejects.toMatchObject({ code: "INVALID_INPUT" });
+        await expect(crossing).rejects.toThrow(/one namespace/);
+        expect(await codeOf(() => memory.relations("nowhere"))).toBe("NOT_FOUND");
+        expect(await codeOf(() => memory.relations("rain", { direction: "up" as never }))).toBe(
           "INVALID_INPUT",
         );
-      for (const metadata of [[1] as never, "x" as never, { big: "y".repeat(20_000) }])
-        expect(await codeOf(() => memory.relate("rain", "late", "causes", { metadata }))).toBe(
-          "INVALID_INPUT",
-        );
-      await memory.store({ key: "late", content: "elsewhere", namespace: "other" });
-      const crossing = memory.relate("rain", "late", "causes", { toNamespace: "other" });
-      await expect(crossing).rejects.toMatchObject({ code: "INVALID_INPUT" });
-      await expect(crossing).rejects.toThrow(/one namespace/);
-      expect(await codeOf(() => memory.relations("nowhere"))).toBe("NOT_FOUND");
-      expect(await codeOf(() => memory.relations("rain", { direction: "up" as never }))).toBe(
-        "INVALID_INPUT",
-      );
-      expect(await memory.relations("rain")).toEqual([]);
-      expect(await memory.relations("late", { namespace: "other" })).toEqual([]);
-    });
+        expect(await memory.relations("rain")).toEqual([]);
+        expect(await memory.relations("late", { namespace: "other" })).toEqual([]);
+      },
+    );
 
     withRelations("custom types are accepted like custom categories", async () => {
       const memory = await instances.create();
@@ -169,40 +177,47 @@ export function relationsGroup(options: ConformanceOptions): void {
       expect(edges(await memory.relations("late"))).toEqual(["bus -causes:1-> late"]);
     });
 
-    withRelations("edges go with their entries (forget, purge, deleteEntries), not with supersession", async () => {
-      const memory = await instances.create();
-      await seed(memory);
-      await memory.store({ key: "rain-2", content: "The rain stopped at noon", category: "daily" });
-      await memory.relate("rain", "late", "causes");
-      await memory.relate("bus", "late", "causes");
-      await memory.relate("rain-2", "rain", "follows");
-      // Superseding keeps edges: the entry stays for audit.
-      expect(await memory.markSuperseded("rain", "rain-2")).toBe(true);
-      expect(edges(await memory.relations("rain"))).toEqual([
-        "rain -causes:1-> late",
-        "rain-2 -follows:1-> rain",
-      ]);
-      // Storing a key again keeps its edges (same entry).
-      await memory.store({ key: "late", content: "The user was very late", category: "daily" });
-      expect(await memory.relations("late")).toHaveLength(2);
-      expect(await memory.forget("late")).toBe(true);
-      expect(edges(await memory.relations("rain"))).toEqual(["rain-2 -follows:1-> rain"]);
-      expect(await memory.relations("bus")).toEqual([]);
-      // A key stored anew after being forgotten starts without edges.
-      await memory.store({ key: "late", content: "late again", category: "daily" });
-      expect(await memory.relations("late")).toEqual([]);
+    withRelations(
+      "edges go with their entries (forget, purge, deleteEntries), not with supersession",
+      async () => {
+        const memory = await instances.create();
+        await seed(memory);
+        await memory.store({
+          key: "rain-2",
+          content: "The rain stopped at noon",
+          category: "daily",
+        });
+        await memory.relate("rain", "late", "causes");
+        await memory.relate("bus", "late", "causes");
+        await memory.relate("rain-2", "rain", "follows");
+        // Superseding keeps edges: the entry stays for audit.
+        expect(await memory.markSuperseded("rain", "rain-2")).toBe(true);
+        expect(edges(await memory.relations("rain"))).toEqual([
+          "rain -causes:1-> late",
+          "rain-2 -follows:1-> rain",
+        ]);
+        // Storing a key again keeps its edges (same entry).
+        await memory.store({ key: "late", content: "The user was very late", category: "daily" });
+        expect(await memory.relations("late")).toHaveLength(2);
+        expect(await memory.forget("late")).toBe(true);
+        expect(edges(await memory.relations("rain"))).toEqual(["rain-2 -follows:1-> rain"]);
+        expect(await memory.relations("bus")).toEqual([]);
+        // A key stored anew after being forgotten starts without edges.
+        await memory.store({ key: "late", content: "late again", category: "daily" });
+        expect(await memory.relations("late")).toEqual([]);
 
-      await memory.store({ key: "s1", content: "session one", sessionId: "s" });
-      await memory.relate("s1", "bus", "mentions");
-      expect(await memory.purgeSession("s")).toBe(1);
-      expect(await memory.relations("bus")).toEqual([]);
+        await memory.store({ key: "s1", content: "session one", sessionId: "s" });
+        await memory.relate("s1", "bus", "mentions");
+        expect(await memory.purgeSession("s")).toBe(1);
+        expect(await memory.relations("bus")).toEqual([]);
 
-      await memory.relate("bus", "rain", "causes");
-      const report = await memory.deleteEntries({ categories: ["daily"], superseded: true });
-      expect(report.deleted).toBe(1);
-      expect(await memory.relations("bus")).toEqual([]);
-      expect(await memory.relations("rain-2")).toEqual([]);
-    });
+        await memory.relate("bus", "rain", "causes");
+        const report = await memory.deleteEntries({ categories: ["daily"], superseded: true });
+        expect(report.deleted).toBe(1);
+        expect(await memory.relations("bus")).toEqual([]);
+        expect(await memory.relations("rain-2")).toEqual([]);
+      },
+    );
 
     withRelations("purgeNamespace removes that namespace's edges only", async () => {
       const memory = await instances.create();
@@ -223,57 +238,69 @@ export function relationsGroup(options: ConformanceOptions): void {
       expect(await memory.relations("late", { namespace: "other" })).toEqual([]);
     });
 
-    withRelations("export carries each entry's outgoing edges and import restores them, in any order", async () => {
-      const source = await instances.create();
-      await seed(source);
-      await source.relate("rain", "late", "causes", { weight: 0.7, metadata: { why: "wet" } });
-      // From an older entry to a newer one: the import meets the edge before its target.
-      await source.relate("rain", "bus", "follows", { weight: 0.25 });
-      await source.relate("bus", "late", "causes");
-      const exported = [];
-      for await (const entry of source.export()) exported.push(entry);
-      const rain = exported.find((entry) => entry.key === "rain")!;
-      expect(rain.relations?.map((r) => r.to).sort()).toEqual(["bus", "late"]);
-      expect(exported.find((entry) => entry.key === "late")!.relations).toBeUndefined();
+    withRelations(
+      "export carries each entry's outgoing edges and import restores them, in any order",
+      async () => {
+        const source = await instances.create();
+        await seed(source);
+        await source.relate("rain", "late", "causes", { weight: 0.7, metadata: { why: "wet" } });
+        // From an older entry to a newer one: the import meets the edge before its target.
+        await source.relate("rain", "bus", "follows", { weight: 0.25 });
+        await source.relate("bus", "late", "causes");
+        const exported = [];
+        for await (const entry of source.export()) exported.push(entry);
+        const rain = exported.find((entry) => entry.key === "rain")!;
+        expect(rain.relations?.map((r) => r.to).sort()).toEqual(["bus", "late"]);
+        expect(exported.find((entry) => entry.key === "late")!.relations).toBeUndefined();
 
-      const target = await instances.create();
-      const report = await target.importEntries(exported as ImportEntry[]);
-      expect(report.imported).toBe(3);
-      expect(report.relations).toEqual({ imported: 3, rejected: [] });
-      const before = await source.relations("late", { direction: "both" });
-      const after = await target.relations("late", { direction: "both" });
-      expect(after).toEqual(before);
-      expect(edges(await target.relations("rain"))).toEqual(edges(await source.relations("rain")));
-      // Importing the same export again changes nothing.
-      const again = await target.importEntries(exported as ImportEntry[]);
-      expect(again.relations).toEqual({ imported: 3, rejected: [] });
-      expect(await target.relations("late")).toEqual(after);
-    });
+        const target = await instances.create();
+        const report = await target.importEntries(exported as ImportEntry[]);
+        expect(report.imported).toBe(3);
+        expect(report.relations).toEqual({ imported: 3, rejected: [] });
+        const before = await source.relations("late", { direction: "both" });
+        const after = await target.relations("late", { direction: "both" });
+        expect(after).toEqual(before);
+        expect(edges(await target.relations("rain"))).toEqual(
+          edges(await source.relations("rain")),
+        );
+        // Importing the same export again changes nothing.
+        const again = await target.importEntries(exported as ImportEntry[]);
+        expect(again.relations).toEqual({ imported: 3, rejected: [] });
+        expect(await target.relations("late")).toEqual(after);
+      },
+    );
 
-    withRelations("imports format-1 lines (no relations), rejects edges whose target never came, keeps the entry", async () => {
-      const memory = await instances.create();
-      const report = await memory.importEntries([
-        { key: "old", content: "an entry from a format-1 export" },
-        {
-          key: "new",
-          content: "an entry of format 2",
-          relations: [
-            { to: "old", type: "derived_from", weight: 0.5 },
-            { to: "ghost", type: "mentions", weight: 1 },
-          ],
-        },
-        { key: "bad", content: "bad edges", relations: [{ to: "old", type: "no good" }] as never },
-      ]);
-      expect(report.imported).toBe(2);
-      expect(report.rejected.map((r) => [r.index, r.code])).toEqual([[2, "INVALID_INPUT"]]);
-      expect(report.relations?.imported).toBe(1);
-      expect(report.relations?.rejected).toMatchObject([
-        { index: 1, key: "new", code: "NOT_FOUND" },
-      ]);
-      expect(report.relations?.rejected[0]!.message).toMatch(/ghost/);
-      expect(edges(await memory.relations("old"))).toEqual(["new -derived_from:0.5-> old"]);
-      expect(await memory.get("bad")).toBeNull();
-    });
+    withRelations(
+      "imports format-1 lines (no relations), rejects edges whose target never came, keeps the entry",
+      async () => {
+        const memory = await instances.create();
+        const report = await memory.importEntries([
+          { key: "old", content: "an entry from a format-1 export" },
+          {
+            key: "new",
+            content: "an entry of format 2",
+            relations: [
+              { to: "old", type: "derived_from", weight: 0.5 },
+              { to: "ghost", type: "mentions", weight: 1 },
+            ],
+          },
+          {
+            key: "bad",
+            content: "bad edges",
+            relations: [{ to: "old", type: "no good" }] as never,
+          },
+        ]);
+        expect(report.imported).toBe(2);
+        expect(report.rejected.map((r) => [r.index, r.code])).toEqual([[2, "INVALID_INPUT"]]);
+        expect(report.relations?.imported).toBe(1);
+        expect(report.relations?.rejected).toMatchObject([
+          { index: 1, key: "new", code: "NOT_FOUND" },
+        ]);
+        expect(report.relations?.rejected[0]?.message).toMatch(/ghost/);
+        expect(edges(await memory.relations("old"))).toEqual(["new -derived_from:0.5-> old"]);
+        expect(await memory.get("bad")).toBeNull();
+      },
+    );
 
     relationsLinkTests(options, instances, withRelations);
   });

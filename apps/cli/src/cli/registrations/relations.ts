@@ -32,6 +32,10 @@ export const graphCommand = defineCommand((parent, action) => {
     )
     .option("-n, --namespace <name>", "namespace (default: default)")
     .option("-d, --depth <n>", "how many steps from <key>, 1 to 3 (default 2)", parseCount)
-    .option("-t, --type <type...>", "follow only these relation types (repeat or comma-separate)", collectList)
+    .option(
+      "-t, --type <type...>",
+      "follow only these relation types (repeat or comma-separate)",
+      collectList,
+    )
     .action(action(() => import("../../commands/graph.js")));
 });
