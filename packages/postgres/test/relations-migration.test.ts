@@ -19,10 +19,11 @@ describe("postgres: migration 7 (relations)", () => {
       const before = MIGRATIONS.filter((migration) => migration.version <= 6);
       expect(await runMigrations(pool, schema, quoted, before)).toEqual([1, 2, 3, 4, 5, 6]);
       // Rows as version 6 holds them (no relations table yet).
-      for (const [key, content] of [
+      const rows: [string, string][] = [
         ["cause", "The disk filled up"],
         ["effect", "The nightly backup failed"],
-      ]) {
+      ];
+      for (const [key, content] of rows) {
         await client.query(
           `INSERT INTO ${quoted}.memories (id, namespace, key, content, category, created_at, updated_at, content_hash, search_terms)
            VALUES ($1, 'default', $1, $2, 'core', now(), now(), 'hash', $3)`,
