@@ -284,6 +284,10 @@ export function buildOpenApiDocument(
     security: [{ bearer: [] }],
     tags: [
       { name: "memories", description: "Store, read, search and delete entries." },
+      {
+        name: "relations",
+        description: "Typed, weighted edges between entries of one namespace (docs/relations.md).",
+      },
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },
       {

@@ -13,6 +13,8 @@ const TOOLS = [
   "memory_history",
   "memory_list",
   "memory_recall",
+  "memory_relate",
+  "memory_relations",
   "memory_store",
   "memory_supersede",
   "memory_unsupersede",
@@ -65,6 +67,19 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
   ],
   memory_unsupersede: [{ key: "user_editor", namspace: "other" }, {}, { key: "x::history:1" }],
   memory_history: [{ key: "user_editor", namspace: "other" }, {}, { key: "x::history:1" }],
+  memory_relate: [
+    { from: "user_editor", to: "today", type: "causes", namspace: "other" },
+    {},
+    { from: "user_editor", to: "user_editor", type: "causes" },
+    { from: "user_editor", to: "today", type: "no spaces" },
+    { from: "user_editor", to: "today", type: "causes", weight: 2 },
+  ],
+  memory_relations: [
+    { key: "user_editor", namspace: "other" },
+    {},
+    { key: "user_editor", direction: "up" },
+    { key: "user_editor", limit: 0 },
+  ],
 };
 
 /**
@@ -174,10 +189,26 @@ export async function exerciseTools(client: Client, options: { remember: boolean
     ]);
   }
 
+  // Relations: written, listed with the other memory's excerpt, and gone with their entry.
+  const related = await client.callTool({
+    name: "memory_relate",
+    arguments: { from: "today", to: "user_editor", type: "mentions", weight: 0.5 },
+  });
+  expect(related.isError, textOf(related)).toBeFalsy();
+  const edges = await client.callTool({
+    name: "memory_relations",
+    arguments: { key: "user_editor" },
+  });
+  expect(textOf(edges)).toContain('- <- mentions from "today" (weight 0.5): Worked on the flaky');
   const forgot = await client.callTool({ name: "memory_forget", arguments: { key: "today" } });
   expect(forgot.structuredContent).toEqual({ deleted: true });
   const again = await client.callTool({ name: "memory_forget", arguments: { key: "today" } });
   expect(again.structuredContent).toEqual({ deleted: false });
+  const after = await client.callTool({
+    name: "memory_relations",
+    arguments: { key: "user_editor" },
+  });
+  expect((after.structuredContent as Structured).relations).toEqual([]);
 
   // Repair and history: the versions a same-key store keeps, a supersession and its undoing.
   for (const content of ["The user drinks green tea", "The user drinks black tea"])

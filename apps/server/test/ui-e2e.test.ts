@@ -239,6 +239,38 @@ describe("web inspector in chromium", { timeout: 120_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("an entry page lists its relations both ways and follows them to the other entries", async () => {
+    const memory = server!.memory;
+    await memory.store({ key: "ui-rain", content: "It rained all morning", namespace: "a" });
+    await memory.store({ key: "ui-late", content: "The user was late to work", namespace: "a" });
+    await memory.store({ key: "ui-boss", content: "The boss was annoyed", namespace: "a" });
+    await memory.relate("ui-rain", "ui-late", "causes", { namespace: "a", weight: 0.6 });
+    await memory.relate("ui-late", "ui-boss", "causes", { namespace: "a" });
+    const page = await signIn(TOKEN_ALL);
+    await openEntry(page, "a", "ui-late");
+    const relations = page.getByRole("region", { name: "Relations" });
+    await relations.getByRole("link", { name: "ui-boss", exact: true }).waitFor();
+    const items = await relations.getByRole("listitem").allInnerTexts();
+    // Strongest first: the outgoing edge (weight 1), then the incoming one.
+    expect(items).toEqual([
+      "causes → ui-boss (weight 1.00)",
+      "← causes from ui-rain (weight 0.60)",
+    ]);
+
+    await relations.getByRole("link", { name: "ui-rain", exact: true }).click();
+    await page.getByRole("heading", { name: "ui-rain", exact: true }).waitFor();
+    const back = page.getByRole("region", { name: "Relations" });
+    await back.getByRole("link", { name: "ui-late", exact: true }).waitFor();
+    expect(await visibleText(back)).toContain("causes → ui-late (weight 0.60)");
+
+    await memory.forget("ui-late", { namespace: "a" });
+    await page.reload();
+    await expect
+      .poll(() => visibleText(page.getByRole("region", { name: "Relations" })), poll)
+      .toContain("No relation");
+    expect(pageErrors).toEqual([]);
+  });
+
   it("an entry page explains its conflict decision, and a superseded one says by which key and why", async () => {
     const memory = server!.memory;
     await memory.store({ key: "ui-diet-1", content: "The user is vegetarian", namespace: "a" });

@@ -65,6 +65,7 @@ export function validateConflictRecord(value: unknown): ConflictRecord {
   }
   keyList("conflictRecord.superseded", record.superseded);
   if (record.flagged !== undefined) keyList("conflictRecord.flagged", record.flagged);
+  if (record.linked !== undefined) keyList("conflictRecord.linked", record.linked);
   if (typeof record.candidatesSeen !== "number" || !Number.isInteger(record.candidatesSeen)) {
     throw new InvalidInputError(
       `conflictRecord.candidatesSeen must be a whole number, got ${describe(record.candidatesSeen)}.`,

@@ -59,6 +59,22 @@ export {
   validateLeaseName,
   validateLeaseTtl,
 } from "./lifecycle-validation.js";
+export {
+  DEFAULT_RELATION_WEIGHT,
+  ENTRY_RELATIONS_MAX,
+  isBuiltInRelationType,
+  normalizeEntryRelations,
+  RELATION_METADATA_MAX_CHARS,
+  RELATIONS_LIMIT_DEFAULT,
+  RELATIONS_LIMIT_MAX,
+  selfRelationError,
+  validateRelationDirection,
+  validateRelationMetadata,
+  validateRelationsLimit,
+  validateRelationType,
+  validateRelationTypes,
+  validateRelationWeight,
+} from "./relations.js";
 export type {
   BackendContext,
   BackendDoctorHints,
@@ -117,12 +133,16 @@ export type {
   DriverEmbeddingCache,
   DriverHealth,
   DriverLeases,
+  DriverRelations,
   DriverVectors,
   EntryKey,
   EntryRecord,
   EntryUpsert,
   MemoryDriver,
   PendingEntry,
+  RelationQuery,
+  RelationRemoval,
+  RelationUpsert,
   ScanOrder,
   ScanPage,
   ScanRequest,
@@ -171,6 +191,18 @@ export {
   type RecallTraceSettings,
   type RecallTraceStage,
 } from "./types/recall-trace.js";
+export {
+  BUILT_IN_RELATION_TYPES,
+  type BuiltInRelationType,
+  type EntryRelation,
+  type ImportRelation,
+  type RelateOptions,
+  type Relation,
+  type RelationDirection,
+  type RelationsOptions,
+  type RelationType,
+  type UnrelateOptions,
+} from "./types/relation.js";
 export type {
   RetrievalSettings,
   TextLanguage,

@@ -13,6 +13,7 @@ import {
 } from "@memory/api";
 import { baseImportance } from "./algorithms/importance.js";
 import type { FacadeContext } from "./facade-context.js";
+import { withOutgoingRelations } from "./relations/export-relations.js";
 
 /** `list` returns at most this many entries per call, whatever `limit` asks (page with `offset`). */
 export const LIST_LIMIT_MAX = 1_000_000;
@@ -114,7 +115,7 @@ export async function* exportEntries(
       ...(after === undefined ? {} : { after }),
       withEmbeddings: filter.withEmbeddings === true,
     });
-    yield* page.entries;
+    yield* await withOutgoingRelations(context.driver, page.entries);
     if (page.next === undefined) return;
     after = page.next;
   }

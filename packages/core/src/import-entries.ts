@@ -6,10 +6,12 @@ import {
   type ImportReport,
   importStoppedError,
   MemoryError,
+  normalizeEntryRelations,
   normalizeImportEntry,
   nowIso,
 } from "@memory/api";
 import type { FacadeContext } from "./facade-context.js";
+import { ImportRelations } from "./relations/import-relations.js";
 import { embedDocuments, givenVector, vectorsWritable } from "./vector-state.js";
 
 /**
@@ -55,6 +57,7 @@ async function importLoop(
   // One clock reading per batch, as a transaction has one time: `updatedAt` of undated entries.
   let batchNow: string | undefined;
   const namespaces = new Set<string>();
+  const relations = new ImportRelations(context);
   const commit = async () => {
     if (batch.some((item) => item.upsert.vector) && !(await vectorsWritable(context)))
       for (const item of batch) delete item.upsert.vector;
@@ -74,13 +77,17 @@ async function importLoop(
     context.assertOpen();
     let refused: { index: number; code: string; message: string }[];
     try {
-      ({ refused } = await context.driver.write({
+      const edges = relations.take();
+      const result = await context.driver.write({
         upserts: batch.map((item) => item.upsert),
         supersessions: [],
         deletes: [],
         refuseInvalidEntries: true,
+        ...(edges.length > 0 ? { relations: edges } : {}),
         ...(embedder ? { vectorFingerprint: embedder.fingerprint } : {}),
-      }));
+      });
+      ({ refused } = result);
+      relations.settle(result);
     } catch (error) {
       throw importStoppedError(error, report);
     }
@@ -104,7 +111,13 @@ async function importLoop(
       }
       try {
         batchNow ??= nowIso();
-        batch.push({ index, raw, upsert: toUpsert(context, raw, batchNow) });
+        const upsert = toUpsert(context, raw, batchNow);
+        const edges =
+          raw.relations === undefined
+            ? []
+            : normalizeEntryRelations(raw.relations, upsert.entry.key);
+        batch.push({ index, raw, upsert });
+        relations.add(index, upsert.entry.namespace, upsert.entry.key, edges, batchNow);
       } catch (error) {
         if (!MemoryError.isInstance(error)) throw error;
         report.rejected.push(rejection(index, raw, error.code, error.message));
@@ -114,10 +127,17 @@ async function importLoop(
     }
     if (batch.length > 0) await commit();
     else if (index > 0) options.onProgress?.({ done: index });
+    try {
+      await relations.finish(context);
+    } catch (error) {
+      throw importStoppedError(error, report);
+    }
   } finally {
     for (const namespace of namespaces) context.written(namespace);
   }
   report.rejected.sort((a, b) => a.index - b.index);
+  const related = relations.report();
+  if (related) report.relations = related;
   return report;
 }
 

@@ -139,6 +139,7 @@ export {
   type InMemoryDriverOptions,
 } from "./in-memory/in-memory-driver.js";
 export { compareFor } from "./in-memory/in-memory-order.js";
+export { compareRelations } from "./in-memory/in-memory-relations.js";
 export { InMemoryStore, type StoredRow } from "./in-memory/in-memory-store.js";
 export { createMemoryFacade, MemoryFacade } from "./memory-facade.js";
 export { NoneDriver } from "./none-driver.js";
@@ -192,6 +193,14 @@ export {
   TEXT_LANGUAGES,
   termMatches,
 } from "./recall/text-analyzer.js";
+export {
+  GRAPH_DEPTH_MAX,
+  GRAPH_NODES_MAX,
+  type RelationGraph,
+  type RelationGraphNode,
+  type RelationGraphOptions,
+  relationGraph,
+} from "./relations/relation-graph.js";
 export { abortableSleep, type Sleep } from "./sleep.js";
 export {
   encodeSnapshotMetadata,

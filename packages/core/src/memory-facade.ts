@@ -25,7 +25,12 @@ import {
   type RecallOptions,
   type RecallTrace,
   type ReindexOptions,
+  type RelateOptions,
+  type Relation,
+  type RelationsOptions,
+  type RelationType,
   type StoreInput,
+  type UnrelateOptions,
 } from "@memory/api";
 import {
   CollectionFilterCache,
@@ -54,6 +59,8 @@ import { keyHistory } from "./key-history.js";
 import * as leases from "./lease-operations.js";
 import { NoneDriver } from "./none-driver.js";
 import { RecallEngine } from "./recall/recall-engine.js";
+import { orderContradictions } from "./relations/contradiction-order.js";
+import { entryRelations, relateEntries, unrelateEntries } from "./relations/relation-operations.js";
 import { storeEntry } from "./store-entry.js";
 import { unsupersedeEntry } from "./unsupersede.js";
 import { vectorUnavailable } from "./vector-state.js";
@@ -212,7 +219,8 @@ export class MemoryFacade implements Memory {
         options,
       );
       const { driver } = context;
-      return driver.supplementRecall ? driver.supplementRecall(query, options, found) : found;
+      const ordered = await orderContradictions(driver, found);
+      return driver.supplementRecall ? driver.supplementRecall(query, options, ordered) : ordered;
     });
   }
 
@@ -309,6 +317,28 @@ export class MemoryFacade implements Memory {
 
   setJobState(job: string, state: JobState): Promise<void> {
     return this.#use((context) => leases.setJobState(context, job, state));
+  }
+
+  relate(
+    from: string,
+    to: string,
+    type: RelationType,
+    options: RelateOptions = {},
+  ): Promise<Relation> {
+    return this.#use((context) => relateEntries(context, from, to, type, options));
+  }
+
+  unrelate(
+    from: string,
+    to: string,
+    type?: RelationType,
+    options: UnrelateOptions = {},
+  ): Promise<number> {
+    return this.#use((context) => unrelateEntries(context, from, to, type, options));
+  }
+
+  relations(key: string, options: RelationsOptions = {}): Promise<Relation[]> {
+    return this.#use((context) => entryRelations(context, key, options));
   }
 
   healthCheck(): Promise<HealthReport> {

@@ -12,6 +12,7 @@ import type {
   Memory,
   MemoryEntry,
   RecallTrace,
+  Relation,
   StoreInput,
 } from "@memory/api";
 import {
@@ -21,6 +22,7 @@ import {
   normalizeStoreInput,
   nowIso,
   serializeJobState,
+  UnsupportedOperationError,
   validateKey,
   validateLease,
   validateLeaseName,
@@ -168,6 +170,23 @@ export class NoneMemory implements Memory {
     this.#open();
     throw new NotFoundError(
       `No entry with key ${JSON.stringify(validateKey(key))} in namespace ${JSON.stringify(validateNamespace(options.namespace))}: the none backend stores nothing (${this.#reason}).`,
+    );
+  }
+  async relate(): Promise<Relation> {
+    this.#open();
+    throw this.#noRelations("relate");
+  }
+  async unrelate(): Promise<number> {
+    this.#open();
+    throw this.#noRelations("unrelate");
+  }
+  async relations(): Promise<Relation[]> {
+    this.#open();
+    throw this.#noRelations("relations");
+  }
+  #noRelations(operation: string): UnsupportedOperationError {
+    return new UnsupportedOperationError(
+      `${operation}: the none backend stores no relations (${this.#reason}).`,
     );
   }
   async history(): Promise<MemoryEntry[]> {

@@ -6,8 +6,10 @@ import {
   type MemoryEntry,
   normalizeStoreInput,
   nowIso,
+  type RelationUpsert,
   type StoreInput,
   type Supersession,
+  type WriteResult,
 } from "@memory/api";
 import { checkConflicts, conflictCheckApplies, withConflict } from "./conflicts/check-conflicts.js";
 import { conflictQuery } from "./conflicts/conflict-query.js";
@@ -69,15 +71,18 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
       );
     }
   }
+  const links = decision ? contradictsRelations(decision, record) : [];
   context.assertOpen();
   const result = await driver.write({
     upserts: [{ entry: record, ...(vector ? { vector } : {}) }, ...version.upserts],
     supersessions: planned,
     deletes: version.deletes,
+    ...(links.length > 0 ? { relations: links } : {}),
     ...(options.embedder ? { vectorFingerprint: options.embedder.fingerprint } : {}),
   });
   context.written(record.namespace);
   if (decision) settleDecision(decision, planned, result.superseded);
+  if (decision && links.length > 0) settleLinks(decision, links, result.related);
   if (!vector && options.embedder && !inline) context.worker.signal();
   const stored = withConflict(result.upserted[0]!, decision);
   return version.kept === undefined ? stored : { ...stored, keptVersion: version.kept };
@@ -90,7 +95,7 @@ async function findConflicts(
   vector: ArrayLike<number> | undefined,
   planned: Supersession[],
 ): Promise<ConflictDecision | undefined> {
-  const { settings } = context.options;
+  const settings = effectiveSettings(context);
   // ONE engine query: the text plus the subject's head and the attribute's surface forms; its
   // embedding is answered with the document vector (no second embedding).
   const query =
@@ -142,5 +147,56 @@ function settleDecision(
     decision.superseded = decision.superseded.filter((key) => key !== supersession.key);
     const candidate = decision.candidates.find((c) => c.key === supersession.key);
     if (candidate) candidate.superseded = false;
+  });
+}
+
+/**
+ * `conflict_policy = "link"` needs relations: on a backend without them it acts as `flag`
+ * (records the contradiction, hides nothing), as docs/relations.md says.
+ */
+function effectiveSettings(context: FacadeContext): FacadeContext["options"]["settings"] {
+  const { settings } = context.options;
+  if (settings.conflictPolicy !== "link" || context.driver.capabilities.relations) return settings;
+  return { ...settings, conflictPolicy: "flag" };
+}
+
+/** `conflict_policy = "link"`: the new entry `contradicts` each older one, in the store's batch. */
+function contradictsRelations(
+  decision: ConflictDecision,
+  record: { namespace: string; key: string; updatedAt: string },
+): RelationUpsert[] {
+  return (decision.linked ?? [])
+    .filter((key) => key !== record.key)
+    .map((key) => {
+      const candidate = decision.candidates.find((item) => item.key === key);
+      const metadata: Record<string, unknown> = { decidedBy: candidate?.decidedBy ?? "rules" };
+      if (candidate?.rule !== undefined) metadata.rule = candidate.rule;
+      return {
+        relation: {
+          namespace: record.namespace,
+          from: record.key,
+          to: key,
+          type: "contradicts",
+          weight: 1,
+          metadata,
+          createdAt: record.updatedAt,
+          updatedAt: record.updatedAt,
+        },
+      };
+    });
+}
+
+/** A linked entry forgotten before the batch ran was not linked. */
+function settleLinks(
+  decision: ConflictDecision,
+  links: readonly RelationUpsert[],
+  related: WriteResult["related"],
+): void {
+  links.forEach((link, index) => {
+    if (related?.[index]) return;
+    const key = link.relation.to;
+    decision.linked = decision.linked?.filter((linked) => linked !== key);
+    const candidate = decision.candidates.find((c) => c.key === key);
+    if (candidate) candidate.linked = false;
   });
 }

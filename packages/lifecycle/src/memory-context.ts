@@ -181,8 +181,7 @@ export async function buildMemoryContext(
     const old = stale.find((superseded) => echoesMessage(entry, superseded.content.trim()));
     if (old) return drop("repeats_superseded", `it repeats ${JSON.stringify(old.key)}, superseded`);
     const fact = repeatsStaleFact(entry, superseded);
-    if (fact)
-      return drop("repeats_superseded", `it holds ${JSON.stringify(fact.key)}, superseded`);
+    if (fact) return drop("repeats_superseded", `it holds ${JSON.stringify(fact.key)}, superseded`);
     // Near-identical to an entry already kept, line by line ("User: <fact>" repeats <fact>).
     const lines = spokenLines(entry.content);
     const twin = candidates.find((kept) => lines.some((line) => echoesMessage(kept, line)));

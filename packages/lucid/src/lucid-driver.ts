@@ -86,6 +86,10 @@ class LucidDriver implements MemoryDriver {
   get embeddingCache(): Delegated["embeddingCache"] {
     return this.#inner.embeddingCache;
   }
+  /** The local store's relations: edges stay local (the lucid tool has no notion of them). */
+  get relations(): Delegated["relations"] {
+    return this.#inner.relations;
+  }
   open: Delegated["open"] = (context) => this.#inner.open(context);
   read: Delegated["read"] = (keys, options) => this.#inner.read(keys, options);
   scan: Delegated["scan"] = (request) => this.#inner.scan(request);

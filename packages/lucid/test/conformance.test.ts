@@ -70,6 +70,7 @@ for (const [name, lucid] of variants) {
       "persistent",
       "deferredEmbedding",
       "multiProcess",
+      "relations",
     ],
     create: async (context) => open(join(tempDir(), "brain.db"), context),
     createShared: async () => {

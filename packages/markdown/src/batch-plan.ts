@@ -1,5 +1,6 @@
 import type { MemoryEntry, SupersessionRecord, WriteBatch, WriteResult } from "@memory/api";
 import type { MarkdownTree } from "./markdown-tree.js";
+import { publicEntry, withoutEdgesTo, withoutRelations, withRelation } from "./tree-relations.js";
 import type { WrittenVectors } from "./tree-state.js";
 import type { WritePlan } from "./write-plan.js";
 
@@ -51,6 +52,8 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
       id: existing && !replaceId ? existing.id : copy ? crypto.randomUUID() : upsert.entry.id,
       createdAt: existing && !upsert.replaceCreatedAt ? existing.createdAt : upsert.entry.createdAt,
     };
+    // The same entry stored again keeps its outgoing edges (they live on its line).
+    if (existing?.relations) entry.relations = existing.relations;
     // Re-inserted, so a key written twice in one batch lands where its last write puts it.
     write.puts.delete(id);
     write.puts.set(id, entry);
@@ -60,7 +63,7 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
     }
     if (upsert.vector) vectors.set(id, upsert.vector);
     else vectors.delete(id);
-    result.upserted.push({ ...entry });
+    result.upserted.push(publicEntry({ ...entry }));
   }
   for (const { namespace, key, supersededBy, record } of batch.supersessions) {
     const entry = current(namespace, key);
@@ -68,6 +71,26 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
       write.puts.set(identity(namespace, key), withSupersededBy(entry, supersededBy, record));
     result.superseded.push(entry !== undefined);
   }
+  if (batch.relations) {
+    result.related = batch.relations.map((upsert) => {
+      const { namespace, from, to } = upsert.relation;
+      const source = current(namespace, from);
+      if (!source || !current(namespace, to)) return undefined;
+      const { entry, stored } = withRelation(source, upsert);
+      write.puts.set(identity(namespace, from), entry);
+      return stored;
+    });
+  }
+  if (batch.unrelations) {
+    result.unrelated = batch.unrelations.map((removal) => {
+      const source = current(removal.namespace, removal.from);
+      if (!source) return 0;
+      const { entry, removed } = withoutRelations(source, removal);
+      if (removed > 0) write.puts.set(identity(removal.namespace, removal.from), entry);
+      return removed;
+    });
+  }
+  if (batch.deletes.length > 0) dropEdgesTo(tree, write, batch.deletes);
   for (const { namespace, key } of batch.deletes) {
     const id = identity(namespace, key);
     const planned = write.puts.delete(id);
@@ -88,4 +111,29 @@ function withSupersededBy(
   const { supersededBy: _previous, supersessionRecord: _why, ...rest } = entry;
   if (supersededBy === null) return rest;
   return record ? { ...rest, supersededBy, supersessionRecord: record } : { ...rest, supersededBy };
+}
+
+/**
+ * Deleting entries removes the edges other entries keep to them: those entries' lines are
+ * rewritten without them (their `updatedAt` unchanged: the entry itself did not change).
+ */
+export function dropEdgesTo(
+  tree: MarkdownTree,
+  write: WritePlan,
+  deleted: readonly { namespace: string; key: string }[],
+): void {
+  const byNamespace = new Map<string, Set<string>>();
+  for (const { namespace, key } of deleted)
+    byNamespace.set(namespace, (byNamespace.get(namespace) ?? new Set()).add(key));
+  for (const [namespace, gone] of byNamespace) {
+    const planned = [...write.puts.values()].filter((entry) => entry.namespace === namespace);
+    const stored = [...tree.entries(namespace).values()]
+      .map((row) => row.entry)
+      .filter((entry) => !write.puts.has(identity(namespace, entry.key)));
+    for (const entry of [...planned, ...stored]) {
+      if (gone.has(entry.key)) continue;
+      const kept = withoutEdgesTo(entry, gone);
+      if (kept) write.puts.set(identity(namespace, entry.key), kept);
+    }
+  }
 }

@@ -8,6 +8,7 @@ import {
   type DriverEmbeddingCache,
   type DriverHealth,
   type DriverLeases,
+  type DriverRelations,
   type DriverVectors,
   type EntryKey,
   InvalidInputError,
@@ -23,7 +24,7 @@ import {
   type WriteResult,
 } from "@memory/api";
 import { compareFor, entryMatchesFilter, planDeletion } from "@memory/core";
-import { identity, planBatch } from "./batch-plan.js";
+import { dropEdgesTo, identity, planBatch } from "./batch-plan.js";
 import { STATE_DIR } from "./format/layout.js";
 import { treeHealth } from "./markdown-health.js";
 import type { MarkdownDriverOptions } from "./markdown-options.js";
@@ -31,6 +32,7 @@ import { fileTruthStages, parsedRowStages } from "./markdown-stages.js";
 import type { TreeRow } from "./markdown-tree.js";
 import { TreeFiles } from "./tree-files.js";
 import { treeLeases } from "./tree-leases.js";
+import { findTreeRelations, publicEntry } from "./tree-relations.js";
 import { TreeState } from "./tree-state.js";
 import { indexVectors, lazyEmbeddingCache } from "./tree-vectors.js";
 
@@ -93,6 +95,7 @@ export class MarkdownDriver implements MemoryDriver {
       multiInstance: true,
       deferredEmbedding: false,
       fileBacked: true,
+      relations: true,
     };
     const state = new TreeState(this.root, options);
     this.state = state;
@@ -181,6 +184,11 @@ export class MarkdownDriver implements MemoryDriver {
     });
   }
 
+  /** Edges are read from the files' metadata comments (see tree-relations.ts). */
+  readonly relations: DriverRelations = {
+    find: async (query) => findTreeRelations((await this.#fresh()).tree, query),
+  };
+
   async read(
     keys: readonly EntryKey[],
     options: { withEmbeddings?: boolean } = {},
@@ -188,7 +196,7 @@ export class MarkdownDriver implements MemoryDriver {
     const { tree } = await this.#fresh();
     const found = keys.map(({ namespace, key }) => {
       const row = tree.entries(namespace).get(key);
-      return row ? { ...row.entry } : undefined;
+      return row ? publicEntry({ ...row.entry }) : undefined;
     });
     if (!options.withEmbeddings) return found;
     const present = found.filter((entry) => entry !== undefined);
@@ -219,7 +227,7 @@ export class MarkdownDriver implements MemoryDriver {
     const offset = request.offset ?? 0;
     const page = sorted.slice(offset, offset + request.limit);
     const last = page.at(-1);
-    const entries = page.map((row) => ({ ...row.entry }));
+    const entries = page.map((row) => publicEntry({ ...row.entry }));
     return {
       entries: request.withEmbeddings ? await this.#withVectors(entries) : entries,
       // A copy of the last row: its sort fields as they were, whatever writes come next.
@@ -251,6 +259,11 @@ export class MarkdownDriver implements MemoryDriver {
       const { report, doomed } = plan();
       for (const row of doomed)
         write.removes.set(identity(row.entry.namespace, row.entry.key), row);
+      dropEdgesTo(
+        tree,
+        write,
+        [...doomed].map((row) => row.entry),
+      );
       return report;
     });
   }

@@ -1,6 +1,7 @@
 import type { IndexedEntry, MemoryEntry, RecallStages, TextLanguage } from "@memory/api";
 import { InMemoryRecallStages } from "@memory/core";
 import type { TreeRow } from "./markdown-tree.js";
+import { publicEntry } from "./tree-relations.js";
 import type { TreeState } from "./tree-state.js";
 
 /** The stages of a tree without index: the in-memory stages over the parsed rows, keyword-only. */
@@ -55,7 +56,13 @@ export function fileTruthStages(
     if (!row) return undefined;
     // The stage's id stays: the engine fuses hits by id, and a line copied by hand keeps its
     // original's id in the file while the index holds it under an id of its own.
-    const out: MemoryEntry = { ...entry, ...row.entry, id: entry.id, source: { ...row.source } };
+    const out: MemoryEntry = {
+      ...entry,
+      ...publicEntry(row.entry),
+      id: entry.id,
+      source: { ...row.source },
+    };
+    delete out.relations;
     if (entry.embedding !== undefined) out.embedding = entry.embedding;
     return out;
   };

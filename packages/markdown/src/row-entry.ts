@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   type MemoryEntry,
+  normalizeEntryRelations,
   validateConflictRecord,
   validateContent,
   validateKey,
@@ -86,6 +87,14 @@ export function entryOfLine(
       entry.conflictRecord = validateConflictRecord(metadata.conflictRecord);
     } catch (error) {
       problem(`metadata conflictRecord ignored: ${(error as Error).message}`);
+    }
+  }
+  if (metadata?.relations !== undefined) {
+    try {
+      const relations = normalizeEntryRelations(metadata.relations, entry.key);
+      if (relations.length > 0) entry.relations = relations;
+    } catch (error) {
+      problem(`metadata relations ignored: ${(error as Error).message}`);
     }
   }
   return entry;

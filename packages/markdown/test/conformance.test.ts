@@ -24,7 +24,13 @@ for (const [index, watch] of [
       ...(now ? { now } : {}),
       logger: () => {},
     });
-  const supports: ConformanceFeature[] = ["cjkSearch", "sharedStore", "persistent", "multiProcess"];
+  const supports: ConformanceFeature[] = [
+    "cjkSearch",
+    "sharedStore",
+    "persistent",
+    "multiProcess",
+    "relations",
+  ];
   runConformanceSuite({
     name: `markdown (${index ? "index" : "no index"}${watch ? ", watcher" : ""})`,
     supports: index ? ["vectorSearch", ...supports] : supports,

@@ -6,6 +6,7 @@ export interface Tables {
   memories: string;
   vectors: string;
   namespaceStats: string;
+  relations: string;
 }
 
 /** SQL conditions on alias `m` for a normalized filter; every filter is applied before limits. */

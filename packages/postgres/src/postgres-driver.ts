@@ -5,6 +5,7 @@ import type {
   DriverContext,
   DriverHealth,
   DriverLeases,
+  DriverRelations,
   DriverVectors,
   EmbeddingProvider,
   EntryKey,
@@ -33,6 +34,7 @@ import {
   resolvePostgresOptions,
 } from "./postgres-options.js";
 import { PostgresRecallStages } from "./recall/recall-stages.js";
+import { findRelations } from "./relation-queries.js";
 import { quoteIdent } from "./sql.js";
 import { probeStorage } from "./storage-probe.js";
 import { ensureTextLanguage } from "./text-language.js";
@@ -68,6 +70,7 @@ export class PostgresDriver implements MemoryDriver {
     persistent: true,
     multiInstance: true,
     deferredEmbedding: true,
+    relations: true,
   };
   /**
    * Every setting is honoured: recall results are cached under the schema's change token
@@ -85,6 +88,7 @@ export class PostgresDriver implements MemoryDriver {
   #bulk: BulkLoad | undefined;
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
+  readonly relations: DriverRelations;
 
   /** Validates the storage options (connection, schema, HNSW) at once; no I/O until `open`. */
   constructor(options: PostgresMemoryOptions) {
@@ -102,6 +106,7 @@ export class PostgresDriver implements MemoryDriver {
       memories: `${this.#schema}.memories`,
       vectors: `${this.#schema}.memory_vectors`,
       namespaceStats: `${this.#schema}.namespace_stats`,
+      relations: `${this.#schema}.memory_relations`,
     };
     const driver = this;
     this.#reads = {
@@ -112,6 +117,13 @@ export class PostgresDriver implements MemoryDriver {
       },
     };
     this.leases = postgresLeases(this.#db, this.#schema);
+    const relationsTable = this.#tables.relations;
+    this.relations = {
+      find: (query) =>
+        findRelations(relationsTable, query, (text, values) =>
+          this.#db.query("relations", text, values),
+        ),
+    };
     this.vectors = postgresVectors({
       db: this.#db,
       tables: this.#tables,
@@ -289,5 +301,7 @@ function writeOperation(batch: WriteBatch): string {
   if (batch.refuseInvalidEntries) return "importEntries";
   if (batch.upserts.length > 0) return "store";
   if (batch.deletes.length > 0) return "forget";
+  if (batch.relations?.length) return "relate";
+  if (batch.unrelations?.length) return "unrelate";
   return "markSuperseded";
 }

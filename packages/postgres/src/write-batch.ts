@@ -2,6 +2,7 @@ import type { EntryUpsert, MemoryEntry, TextLanguage, WriteBatch, WriteResult } 
 import type pg from "pg";
 import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "./entry-row.js";
 import type { Tables } from "./filter-sql.js";
+import { removeRelations, upsertRelations } from "./relation-queries.js";
 import { entryTerms } from "./search-terms.js";
 import { contentHash, encodeVectorArray, Params } from "./sql.js";
 
@@ -247,8 +248,20 @@ export async function applyWriteBatch(
     );
     result.superseded.push((updated.rowCount ?? 0) > 0);
   }
+  if (batch.relations && batch.relations.length > 0)
+    result.related = await upsertRelations(
+      target.tables.relations,
+      target.tables.memories,
+      batch.relations,
+      run,
+    );
+  if (batch.unrelations) {
+    result.unrelated = [];
+    for (const removal of batch.unrelations)
+      result.unrelated.push(await removeRelations(target.tables.relations, removal, run));
+  }
   for (const { namespace, key } of batch.deletes) {
-    // Vectors go with their rows (ON DELETE CASCADE).
+    // Vectors and relations go with their rows (ON DELETE CASCADE).
     const removed = await run(
       `DELETE FROM ${target.tables.memories} WHERE namespace = $1 AND key = $2`,
       [namespace, key],
@@ -261,7 +274,14 @@ export async function applyWriteBatch(
 /** How many statements a batch takes (one needs no explicit transaction to be atomic). */
 export function statementCount(batch: WriteBatch): number {
   if (batch.refuseInvalidEntries && batch.upserts.length > 0) return Number.POSITIVE_INFINITY;
-  return upsertGroups(batch.upserts).length + batch.supersessions.length + batch.deletes.length;
+  return (
+    upsertGroups(batch.upserts).length +
+    batch.supersessions.length +
+    batch.deletes.length +
+    // Edge upserts may take several statements (a repeated edge); count them as many.
+    (batch.relations?.length ?? 0) +
+    (batch.unrelations?.length ?? 0)
+  );
 }
 
 /** A decision record as the JSON text its column keeps (null: none). */

@@ -39,6 +39,7 @@ runConformanceSuite({
     "persistent",
     "deferredEmbedding",
     "multiProcess",
+    "relations",
   ],
   // Each instance gets its own schema: isolated, and dropped after the file.
   create: async (context) => createPostgresMemory(optionsOf(schemas.next(), context)),

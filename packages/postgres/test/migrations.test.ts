@@ -52,6 +52,7 @@ describe("postgres: migrations", () => {
       "memories",
       "memory_meta",
       "memory_migrations",
+      "memory_relations",
       "memory_vectors",
       "namespace_stats",
     ]);
@@ -126,7 +127,7 @@ describe("postgres: migrations", () => {
       const versions = await admin<{ version: number }>(
         `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
       );
-      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       // Schema 7: category filters (collections: false) are answered from an index.
       const indexes = await admin<{ indexname: string }>(
         "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_category'",

@@ -7,6 +7,7 @@ import {
   type DriverEmbeddingCache,
   type DriverHealth,
   type DriverLeases,
+  type DriverRelations,
   type DriverVectors,
   type EntryKey,
   type MemoryDriver,
@@ -33,6 +34,7 @@ import { migrate } from "./migrations/migrate.js";
 import { openDatabase } from "./open-database.js";
 import type { Opened } from "./opened-store.js";
 import { SqliteRecallStages } from "./recall/sqlite-recall-stages.js";
+import { findRelations } from "./relation-rows.js";
 import {
   type ResolvedSqliteOptions,
   resolveSqliteOptions,
@@ -65,6 +67,7 @@ export class SqliteDriver implements MemoryDriver {
     persistent: true,
     multiInstance: true,
     deferredEmbedding: true,
+    relations: true,
   };
   readonly #input: SqliteDriverOptions;
   #options: ResolvedSqliteOptions;
@@ -73,6 +76,7 @@ export class SqliteDriver implements MemoryDriver {
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
   readonly embeddingCache: DriverEmbeddingCache;
+  readonly relations: DriverRelations;
 
   constructor(options: SqliteDriverOptions = {}) {
     this.#input = options;
@@ -82,6 +86,9 @@ export class SqliteDriver implements MemoryDriver {
       this.#run(body, transaction);
     this.leases = sqliteLeases(run);
     this.vectors = sqliteVectors(run);
+    this.relations = {
+      find: (query) => run((opened) => findRelations(opened.statements, query)),
+    };
     this.embeddingCache = {
       lookup: (texts, fingerprint) => run((opened) => opened.cache.lookup(texts, fingerprint)),
       save: (items, fingerprint) => run((opened) => opened.cache.save(items, fingerprint)),

@@ -6,6 +6,7 @@ import {
 } from "@memory/api";
 import { upsertEntry } from "./entry-writer.js";
 import type { Opened } from "./opened-store.js";
+import { removeRelations, upsertRelation } from "./relation-rows.js";
 import { recordText, toEntry } from "./row-mapping.js";
 
 /**
@@ -75,6 +76,13 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
     const why = supersededBy === null ? undefined : recordText(record);
     result.superseded.push(supersede.run(supersededBy, why ?? null, namespace, key).changes > 0);
   }
+  if (batch.relations)
+    result.related = batch.relations.map((upsert) => upsertRelation(opened.statements, upsert));
+  if (batch.unrelations)
+    result.unrelated = batch.unrelations.map((removal) =>
+      removeRelations(opened.statements, removal),
+    );
+  // Edges of deleted entries go with them (schema v9's trigger).
   const remove = opened.statements.get(
     "DELETE FROM memories WHERE namespace = ? AND key = ? RETURNING doc_id",
   );

@@ -25,6 +25,7 @@ runConformanceSuite({
     "persistent",
     "deferredEmbedding",
     "multiProcess",
+    "relations",
   ],
   create: async (context) => createSqliteMemory({ path: tempDbPath(), ...optionsOf(context) }),
   createShared: async () => {

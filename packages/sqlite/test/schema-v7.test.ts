@@ -29,6 +29,7 @@ describe("schema v7: decision records", () => {
     expect((await memory.get("home-1"))!.supersessionRecord).toMatchObject({ by: "home-2" });
     await memory.close();
     const check = new Database(path, { readonly: true });
+    // Upgraded through v7 to the current version.
     expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
       value: String(SCHEMA_VERSION),
     });

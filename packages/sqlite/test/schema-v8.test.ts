@@ -34,7 +34,7 @@ describe("schema v8: recall filters answered from indexes", () => {
     await memory.close();
     const check = new Database(path, { readonly: true });
     expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
-      value: "8",
+      value: "9",
     });
     // A category filter's exact scan reads the covering index, not the rows.
     expect(

@@ -64,7 +64,9 @@ export type ConformanceFeature =
   /** `capabilities.deferredEmbedding`: the `deferredEmbedding` group (needs `vectorSearch`; its restart tests `persistent`). */
   | "deferredEmbedding"
   /** Child processes open the same store: the `multiProcessLeases` group (needs `sharedStore` with `location`, and `childOpener`). */
-  | "multiProcess";
+  | "multiProcess"
+  /** `capabilities.relations`: typed edges between entries (the `relations` group; docs/relations.md). */
+  | "relations";
 
 /** Every feature, in the order the suite reports them. */
 export const CONFORMANCE_FEATURES: readonly ConformanceFeature[] = [
@@ -74,6 +76,7 @@ export const CONFORMANCE_FEATURES: readonly ConformanceFeature[] = [
   "persistent",
   "deferredEmbedding",
   "multiProcess",
+  "relations",
 ];
 
 /** How the conformance suite creates the backend under test. */
@@ -131,4 +134,5 @@ export type ConformanceGroup =
   | "conflicts"
   | "deferredEmbedding"
   | "multiProcessLeases"
-  | "recallTrace";
+  | "recallTrace"
+  | "relations";

@@ -46,6 +46,7 @@ const CAPABILITY_OF: Partial<Record<ConformanceFeature, keyof Capabilities>> = {
   cjkSearch: "cjkSearch",
   persistent: "persistent",
   deferredEmbedding: "deferredEmbedding",
+  relations: "relations",
 };
 
 /** Features that need others declared too. */

@@ -38,6 +38,7 @@ export { purgeGroup } from "./groups/purge.js";
 export { recallOrderGroup } from "./groups/recall-order.js";
 export { recallScoresGroup } from "./groups/recall-scores.js";
 export { recallTraceGroup } from "./groups/recall-trace.js";
+export { relationsGroup } from "./groups/relations.js";
 export { supersessionGroup } from "./groups/supersession.js";
 export { textLanguageGroup } from "./groups/text-language.js";
 export { vectorRecallGroup } from "./groups/vector-recall.js";

@@ -32,6 +32,7 @@ import { purgeGroup } from "./groups/purge.js";
 import { recallOrderGroup } from "./groups/recall-order.js";
 import { recallScoresGroup } from "./groups/recall-scores.js";
 import { recallTraceGroup } from "./groups/recall-trace.js";
+import { relationsGroup } from "./groups/relations.js";
 import { supersessionGroup } from "./groups/supersession.js";
 import { textLanguageGroup } from "./groups/text-language.js";
 import { vectorRecallGroup } from "./groups/vector-recall.js";
@@ -63,6 +64,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   deferredEmbedding: deferredEmbeddingGroup,
   multiProcessLeases: multiProcessLeasesGroup,
   recallTrace: recallTraceGroup,
+  relations: relationsGroup,
 };
 
 /**

@@ -80,11 +80,12 @@ describe("declarations are checked against each other and against capabilities",
     expect(undeclaredCapabilities(options([]), memory.capabilities)).toEqual([
       'capabilities.vectorSearch is true but "vectorSearch" is not declared',
       'capabilities.cjkSearch is true but "cjkSearch" is not declared',
+      'capabilities.relations is true but "relations" is not declared',
       'capabilities.multiInstance is true but "sharedStore" is not declared',
     ]);
     expect(
       undeclaredCapabilities(
-        options(["vectorSearch", "cjkSearch", "sharedStore"]),
+        options(["vectorSearch", "cjkSearch", "sharedStore", "relations"]),
         memory.capabilities,
       ),
     ).toEqual([]);

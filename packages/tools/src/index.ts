@@ -12,6 +12,8 @@ export {
   namespaceInput,
   RECALL_DEFAULT_LIMIT,
   recallInput,
+  relateInput,
+  relationsInput,
   storeInput,
   supersedeInput,
   TOOL_INPUT_BOUNDS,

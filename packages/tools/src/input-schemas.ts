@@ -166,3 +166,29 @@ export const contextInput = {
       "The current conversation: the context reads follow-ups with its last messages; it does not filter memory to this session.",
     ),
 };
+
+export const relateInput = {
+  from: z.string().min(1).describe("The exact key of the memory the edge starts from."),
+  to: z.string().min(1).describe("The exact key of the memory it points to (same namespace)."),
+  type: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe(
+      "semantic, supports, contradicts, causes, follows, mentions, derived_from, or a custom name (letters, digits, - and _).",
+    ),
+  weight: z.number().optional().describe("How strong, from 0 to 1; default 1."),
+};
+
+export const relationsInput = {
+  key: z.string().min(1).describe("The exact key of the memory whose edges to list."),
+  direction: z
+    .enum(["out", "in", "both"])
+    .optional()
+    .describe("out: edges from it; in: edges to it; both (default)."),
+  types: z
+    .array(z.string().min(1).max(64))
+    .optional()
+    .describe("Only these relation types (default every type)."),
+  limit: z.number().int().min(1).max(100).optional().describe("At most this many; default 20."),
+};

@@ -18,6 +18,8 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_collection_sync",
   "memory_collection_add",
   "memory_collection_remove",
+  "memory_relate",
+  "memory_relations",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -138,6 +140,19 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     description:
       "Remove a collection: its notes leave recall and its index is deleted; the files themselves are never touched, and adding the folder again indexes them anew. Only when the user asks for it. Collections defined in the server's memory.toml cannot be removed this way.",
     annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  memory_relate: {
+    name: "memory_relate",
+    title: "Relate two memories",
+    description:
+      'Record how two stored memories connect, with a typed edge from one to the other: "causes" (the first led to the second), "supports", "contradicts", "follows" (comes after in time), "mentions", "derived_from", "semantic" (about the same thing), or a custom name. Both keys must exist in the namespace: store the memories first. Relating the same pair with the same type again keeps the stronger weight (0 to 1, default 1). Use memory_relations to read the edges of a memory.',
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  memory_relations: {
+    name: "memory_relations",
+    title: "How a memory connects to others",
+    description:
+      'List the edges of one memory (what it causes, supports, contradicts, follows...; outgoing, incoming or both), strongest first, with the other memory\'s key and a short excerpt. Use it to answer "why" or "what led to" questions from a memory you already found, then memory_get to read a related one in full.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };
 

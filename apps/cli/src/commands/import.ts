@@ -61,18 +61,43 @@ const importCommand: CommandHandler = async (context, args) => {
     })),
   ].sort((a, b) => a.line - b.line);
 
-  if (rejected.length > 0) context.exitCode = EXIT_CODES.failure;
+  // Edges that could not be written (export format 2) are rejections of their entry's line.
+  const relations = report.relations && {
+    imported: report.relations.imported,
+    rejected: report.relations.rejected.map((rejection) => ({
+      line: reader.lineOf(rejection.index),
+      code: rejection.code,
+      message: rejection.message,
+      ...(rejection.key === undefined ? {} : { key: rejection.key }),
+    })),
+  };
+  if (rejected.length > 0 || (relations?.rejected.length ?? 0) > 0)
+    context.exitCode = EXIT_CODES.failure;
   if (report.interrupted) context.exitCode = EXIT_CODES.interrupted;
   const source = file ?? "stdin";
   const interrupted = report.interrupted === true;
   context.output.result(
-    { imported: report.imported, rejected, lines: reader.lines, source, interrupted },
+    {
+      imported: report.imported,
+      rejected,
+      lines: reader.lines,
+      source,
+      interrupted,
+      ...(relations ? { relations } : {}),
+    },
     () => {
       const lines = [
         interrupted
           ? `interrupted: imported ${report.imported} entries from ${source} before stopping (they are kept; run the same import again to finish it, nothing is duplicated)`
           : `imported ${report.imported} entries from ${source} (${reader.lines} lines)`,
       ];
+      if (relations) {
+        lines.push(`imported ${relations.imported} relations`);
+        for (const rejection of relations.rejected.slice(0, SHOWN_REJECTIONS))
+          lines.push(`  line ${rejection.line}: relation not imported: ${rejection.message}`);
+        if (relations.rejected.length > SHOWN_REJECTIONS)
+          lines.push(`  ... ${relations.rejected.length - SHOWN_REJECTIONS} more (see --json)`);
+      }
       if (rejected.length === 0) return lines;
       lines.push(
         `rejected ${rejected.length} ${rejected.length === 1 ? "line" : "lines"} (fix them and import again; good lines are not duplicated):`,

@@ -81,9 +81,41 @@ const migrate: CommandHandler<MigrateOptions> = async (context, _args, options) 
   let skipped = 0;
   let read = 0;
   const rejected: MigrateRejection[] = [];
+  let relationsCopied = 0;
+  // Entries whose edges point at entries of a later batch: imported once more at the end, when
+  // every entry is in (an export is oldest first, so an edge to a newer entry comes early).
+  let retry: ImportEntry[] = [];
+  const relationRejections = (
+    batch: readonly ImportEntry[],
+    report: Awaited<ReturnType<typeof output.importEntries>>,
+    final: boolean,
+  ) => {
+    relationsCopied += report.relations?.imported ?? 0;
+    const again = new Map<number, number>();
+    for (const rejection of report.relations?.rejected ?? []) {
+      if (!final && rejection.code === "NOT_FOUND") {
+        again.set(rejection.index, (again.get(rejection.index) ?? 0) + 1);
+        continue;
+      }
+      const entry = batch[rejection.index];
+      rejected.push({
+        namespace: entry?.namespace ?? "default",
+        key: entry?.key ?? "?",
+        code: rejection.code,
+        message: rejection.message,
+      });
+    }
+    for (const [index, missing] of again) {
+      const entry = batch[index]!;
+      // Its edges are all written (and counted) again by the final import.
+      relationsCopied -= (entry.relations?.length ?? 0) - missing;
+      retry.push(entry);
+    }
+  };
   const flush = async (batch: ImportEntry[]) => {
     if (batch.length === 0) return;
     const report = await output.importEntries(batch);
+    relationRejections(batch, report, false);
     copied += report.imported;
     for (const rejection of report.rejected) {
       const entry = batch[rejection.index];
@@ -102,7 +134,11 @@ const migrate: CommandHandler<MigrateOptions> = async (context, _args, options) 
       withEmbeddings: copyEmbeddings,
     })) {
       read += 1;
-      if (unchanged(entry, await output.get(entry.key, { namespace: entry.namespace }))) {
+      // An entry with relations is always written again: an edge can change without its entry.
+      if (
+        entry.relations === undefined &&
+        unchanged(entry, await output.get(entry.key, { namespace: entry.namespace }))
+      ) {
         skipped += 1;
       } else {
         batch.push(toImport(entry, copyEmbeddings));
@@ -114,6 +150,11 @@ const migrate: CommandHandler<MigrateOptions> = async (context, _args, options) 
       progress.update(read, total === undefined ? undefined : Math.max(total, read));
     }
     await flush(batch);
+    if (retry.length > 0) {
+      const again = retry;
+      retry = [];
+      relationRejections(again, await output.importEntries(again), true);
+    }
   } finally {
     progress.stop();
   }
@@ -131,6 +172,7 @@ const migrate: CommandHandler<MigrateOptions> = async (context, _args, options) 
     copied,
     unchanged: skipped,
     rejected,
+    relationsCopied,
     embeddingsCopied: copyEmbeddings,
     pendingEmbeddings: pending,
   };

@@ -75,6 +75,9 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
     const superseded = entry.explain?.superseded;
     if (explain && superseded)
       lines.push(`   ${style.dim(describeSupersession(superseded.by, superseded))}`);
+    const contradicts = entry.explain?.contradicts;
+    if (explain && contradicts)
+      lines.push(`   ${style.dim(`contradicts ${contradicts.join(", ")} (ranked above them)`)}`);
   });
   return lines;
 }

@@ -21,6 +21,7 @@ const IMPORT_FIELDS = [
   "supersededBy",
   "supersessionRecord",
   "conflictRecord",
+  "relations",
   "createdAt",
   "updatedAt",
   "embedding",

@@ -100,5 +100,12 @@ export async function importEntries(
       index: positions[rejection.index] ?? rejection.index,
     })),
   ].sort((a, b) => a.index - b.index);
-  return { imported: report.imported, rejected: all };
+  const relations = report.relations && {
+    imported: report.relations.imported,
+    rejected: report.relations.rejected.map((rejection) => ({
+      ...rejection,
+      index: positions[rejection.index] ?? rejection.index,
+    })),
+  };
+  return { imported: report.imported, rejected: all, ...(relations ? { relations } : {}) };
 }

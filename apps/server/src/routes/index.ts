@@ -6,6 +6,7 @@ import { jobRoutes } from "./job-routes.js";
 import { memoryRoutes } from "./memory-routes.js";
 import { namespaceRoutes } from "./namespace-routes.js";
 import { recallRoutes } from "./recall-routes.js";
+import { relationRoutes } from "./relation-routes.js";
 import { repairRoutes } from "./repair-routes.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { turnRoutes } from "./turn-routes.js";
@@ -18,6 +19,7 @@ export const routes: RouteSpec[] = [
   ...healthRoutes,
   ...memoryRoutes,
   ...repairRoutes,
+  ...relationRoutes,
   ...namespaceRoutes,
   ...recallRoutes,
   ...transferRoutes,

@@ -87,7 +87,7 @@ export const transferRoutes = [
     operationId: "import",
     summary: "Import NDJSON entries (upsert on namespace + key), streamed",
     description:
-      "One entry per line, as an export writes them (a MemoryEntry: key and content required; id, category, namespace, sessionId, importance, createdAt, updatedAt, supersededBy and embedding kept; score and explain ignored), so an export can be sent back as is. Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
+      "One entry per line, as an export writes them (a MemoryEntry: key and content required; id, category, namespace, sessionId, importance, createdAt, updatedAt, supersededBy, relations and embedding kept; score and explain ignored), so an export can be sent back as is. Lines that are not valid JSON, do not match the schema, or name a namespace the token may not use are rejected one by one; the rest is imported. Entries without a namespace go to the token's default namespace.",
     tag: "transfer",
     rawBody: {
       contentType: NDJSON,

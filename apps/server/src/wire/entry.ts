@@ -1,6 +1,7 @@
 import type { MemoryEntry, RecallExplain } from "@memory/api";
 import { z } from "zod";
 import { category, named, timestamp } from "./fields.js";
+import { EntryRelationSchema } from "./relations.js";
 
 export const RecallExplainSchema = named(
   "RecallExplain",
@@ -44,6 +45,12 @@ export const RecallExplainSchema = named(
         })
         .optional()
         .describe("A superseded result (includeSuperseded): by which key and why."),
+      contradicts: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "Keys of the entries this one contradicts (its contradicts relations); it ranks above those returned with it.",
+        ),
     })
     .describe("The parts of a recall score."),
 );
@@ -66,10 +73,14 @@ export const ConflictDecisionSchema = named(
     .object({
       mode: z.enum(["rules", "jaccard", "combined"]),
       threshold: z.number(),
-      policy: z.enum(["supersede", "flag"]).optional(),
+      policy: z.enum(["supersede", "flag", "link"]).optional(),
       reading: FactReadingSchema.optional().describe("How the new entry was read."),
       fallback: z.string().optional(),
       flagged: z.array(z.string()).optional(),
+      linked: z
+        .array(z.string())
+        .optional()
+        .describe('conflict_policy = "link": keys the entry now contradicts (a relation).'),
       confirmation: z
         .object({ asked: z.number(), answered: z.number(), failure: z.string().optional() })
         .optional(),
@@ -95,6 +106,7 @@ export const ConflictDecisionSchema = named(
           reason: z.string().optional(),
           decidedBy: z.enum(["rules", "chat"]).optional(),
           flagged: z.boolean().optional(),
+          linked: z.boolean().optional(),
         }),
       ),
     })
@@ -122,11 +134,15 @@ export const ConflictRecordSchema = named(
     .object({
       decidedAt: timestamp,
       mode: z.enum(["rules", "jaccard", "combined"]),
-      policy: z.enum(["supersede", "flag"]).optional(),
+      policy: z.enum(["supersede", "flag", "link"]).optional(),
       reading: FactReadingSchema.optional(),
       fallback: z.string().optional(),
       superseded: z.array(z.string()),
       flagged: z.array(z.string()).optional(),
+      linked: z
+        .array(z.string())
+        .optional()
+        .describe('conflict_policy = "link": keys the entry now contradicts (a relation).'),
       candidatesSeen: z.number().int(),
       candidates: z.array(
         z.object({
@@ -134,6 +150,7 @@ export const ConflictRecordSchema = named(
           score: z.number(),
           superseded: z.boolean(),
           flagged: z.boolean().optional(),
+          linked: z.boolean().optional(),
           reading: FactReadingSchema.optional(),
           rule: z.string().optional(),
           reason: z.string().optional(),
@@ -159,6 +176,10 @@ export const MemoryEntrySchema = named(
     supersededBy: z.string().optional(),
     supersessionRecord: SupersessionRecordSchema.optional(),
     conflictRecord: ConflictRecordSchema.optional(),
+    relations: z
+      .array(EntryRelationSchema)
+      .optional()
+      .describe("Export only: the entry's outgoing relations (export format 2)."),
     createdAt: timestamp,
     updatedAt: timestamp,
     score: z.number().optional().describe("Recall only."),

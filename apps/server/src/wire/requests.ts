@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
 import { explainField } from "./trace.js";
+import { EntryRelationSchema } from "./relations.js";
 
 /** JSON request bodies. */
 /** Body form of get: any stored key, including ones a URL path cannot carry ("..", "a/b"). */
@@ -58,6 +59,7 @@ export const ImportEntrySchema = StoreRequestSchema.extend({
   supersededBy: z.string().optional(),
   supersessionRecord: SupersessionRecordSchema.optional(),
   conflictRecord: ConflictRecordSchema.optional(),
+  relations: z.array(EntryRelationSchema).optional(),
 }).strip();
 
 export const RecallRequestSchema = named(

@@ -94,18 +94,23 @@ export const HistoryResponseSchema = named(
       ),
   }),
 );
+const ImportRejectionSchema = z.object({
+  index: z.number().int().describe("0-based position among the non-blank lines."),
+  key: z.string().optional(),
+  code: z.string(),
+  message: z.string(),
+});
 export const ImportResponseSchema = named(
   "ImportResponse",
   z.object({
     imported: z.number().int(),
-    rejected: z.array(
-      z.object({
-        index: z.number().int().describe("0-based position among the non-blank lines."),
-        key: z.string().optional(),
-        code: z.string(),
-        message: z.string(),
-      }),
-    ),
+    rejected: z.array(ImportRejectionSchema),
+    relations: z
+      .object({ imported: z.number().int(), rejected: z.array(ImportRejectionSchema) })
+      .optional()
+      .describe(
+        "The lines' outgoing relations (export format 2), when any came: those whose target is in neither the import nor the store are rejected (the entry itself is imported).",
+      ),
   }),
 );
 export const ContextResponseSchema = named(

@@ -2,6 +2,7 @@
 
 import type { z } from "zod";
 import type { MemoryEntrySchema, RecallExplainSchema } from "../../src/wire/entry.js";
+import type { RelationsResponseSchema } from "../../src/wire/relations.js";
 import type {
   ChainResponseSchema,
   HistoryResponseSchema,
@@ -21,6 +22,7 @@ export type NamespaceSummary = z.output<typeof NamespacesResponseSchema>["namesp
 export type ChainResponse = z.output<typeof ChainResponseSchema>;
 export type HistoryResponse = z.output<typeof HistoryResponseSchema>;
 export type RecallTrace = z.output<typeof RecallTraceSchema>;
+export type RelationsResponse = z.output<typeof RelationsResponseSchema>;
 
 export class ApiError extends Error {
   constructor(

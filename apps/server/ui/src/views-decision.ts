@@ -61,6 +61,7 @@ export function supersessionSection(entry: Entry, redraw: (entry: Entry) => void
 
 function decisionOf(candidate: ConflictRecord["candidates"][number]): string {
   if (candidate.superseded) return "superseded";
+  if (candidate.linked) return "linked (contradicts)";
   return candidate.flagged ? "flagged (not hidden)" : "kept";
 }
 

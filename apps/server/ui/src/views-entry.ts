@@ -2,6 +2,7 @@ import { type ChainResponse, type Entry, request } from "./api.js";
 import { showError, showStatus, type ViewContext } from "./app.js";
 import { entryHref, formatTime, h, preview } from "./dom.js";
 import { conflictSection, historySection, supersessionSection } from "./views-decision.js";
+import { relationsSection } from "./views-relations.js";
 
 export async function entryView({ root, rest }: ViewContext): Promise<void> {
   const namespace = rest[0] ?? "default";
@@ -51,6 +52,7 @@ function drawEntry(view: HTMLElement, entry: Entry): void {
     ...supersessionSection(entry, (restored) => drawEntry(view, restored)),
     ...conflictSection(entry),
     ...historySection(entry),
+    ...relationsSection(entry),
     chain,
   );
   edit.addEventListener("click", () => {

@@ -88,7 +88,7 @@ export const memorySettingsSchema = z
      */
     conflict_mode: z.enum(["off", "rules", "jaccard", "combined"]).default("rules"),
     /** `supersede` (default): the older entry is hidden from recall; `flag`: recorded, nothing hidden. */
-    conflict_policy: z.enum(["supersede", "flag"]).default("supersede"),
+    conflict_policy: z.enum(["supersede", "flag", "link"]).default("supersede"),
     /** `chat`: with a chat model configured, decisions close to the line are confirmed by it. */
     conflict_confirm: z.enum(["off", "chat"]).default("off"),
     /** Longest wait for the confirming model; past it the rules decide and the store goes on. */

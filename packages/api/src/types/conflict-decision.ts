@@ -63,6 +63,8 @@ export interface ConflictCandidate {
   decidedBy?: "rules" | "chat";
   /** With `conflict_policy = "flag"`: the rules would supersede it; it was only flagged. */
   flagged?: boolean;
+  /** With `conflict_policy = "link"`: the rules would supersede it; it was related instead. */
+  linked?: boolean;
 }
 
 /**
@@ -77,14 +79,19 @@ export interface ConflictDecision {
   mode: "rules" | "jaccard" | "combined";
   /** The similarity threshold (decides only in the `jaccard` / `combined` fallback). */
   threshold: number;
-  /** `supersede` (default) hides the older entries; `flag` records them and hides nothing. */
-  policy?: "supersede" | "flag";
+  /**
+   * `supersede` (default) hides the older entries; `flag` records them and hides nothing; `link`
+   * hides nothing and relates the new entry to each with `contradicts`.
+   */
+  policy?: "supersede" | "flag" | "link";
   /** With the rules: how the new entry was read. */
   reading?: FactReading;
   /** Why the similarity fallback decided instead of the rules. */
   fallback?: string;
   /** With `conflict_policy = "flag"`: keys the rules would have superseded. */
   flagged?: string[];
+  /** With `conflict_policy = "link"`: keys the new entry now `contradicts` (instead of superseding). */
+  linked?: string[];
   /** With `conflict_confirm = "chat"`: what the model was asked and whether it answered. */
   confirmation?: { asked: number; answered: number; failure?: string };
   /** Keys of the older entries now marked `supersededBy` the stored key. */
@@ -103,6 +110,8 @@ export interface ConflictRecordCandidate {
   superseded: boolean;
   /** With `conflict_policy = "flag"`: the rules would supersede it; it was only flagged. */
   flagged?: boolean;
+  /** With `conflict_policy = "link"`: related with `contradicts` instead of superseded. */
+  linked?: boolean;
   /** How the older entry was read (rules only). */
   reading?: FactReading;
   /** The rule that decided (`single-value-changed`, `different-subjects`, ...). */
@@ -123,7 +132,7 @@ export interface ConflictRecord {
   /** When the decision was made (the store's time, UTC ISO-8601). */
   decidedAt: string;
   mode: ConflictDecision["mode"];
-  policy?: "supersede" | "flag";
+  policy?: "supersede" | "flag" | "link";
   /** How the entry itself was read (rules only). */
   reading?: FactReading;
   /** Why the similarity fallback decided instead of the rules. */
@@ -132,6 +141,8 @@ export interface ConflictRecord {
   superseded: string[];
   /** With `conflict_policy = "flag"`: keys the rules would have superseded. */
   flagged?: string[];
+  /** With `conflict_policy = "link"`: keys it was related to with `contradicts`. */
+  linked?: string[];
   /** How many candidates were looked at (`candidates` keeps the first few). */
   candidatesSeen: number;
   candidates: ConflictRecordCandidate[];

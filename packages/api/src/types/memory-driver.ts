@@ -7,6 +7,7 @@ import type { DeleteReport, Lease } from "./lifecycle.js";
 import type { Capabilities } from "./memory.js";
 import type { MemoryEntry, RecallOptions } from "./memory-entry.js";
 import type { RecallStages } from "./recall-stages.js";
+import type { Relation, RelationDirection } from "./relation.js";
 import type { RetrievalSettings } from "./retrieval-settings.js";
 
 /**
@@ -71,14 +72,33 @@ export interface Supersession extends EntryKey {
   record?: SupersessionRecord;
 }
 
+/** Removes the edges from `from` to `to` of `type` (of every type when absent). */
+export interface RelationRemoval {
+  namespace: string;
+  from: string;
+  to: string;
+  type?: string;
+}
+
 /**
  * ONE unit of work: it all happens or nothing does (one transaction on SQL, one locked rewrite
- * of the tree on Markdown). Applied in this order: upserts, supersessions, deletes.
+ * of the tree on Markdown). Applied in this order: upserts, supersessions, relations,
+ * unrelations, deletes. Deleting an entry (here, in `deleteWhere`, anywhere) removes every edge
+ * from or to it; superseding one removes none.
  */
 export interface WriteBatch {
   upserts: readonly EntryUpsert[];
   supersessions: readonly Supersession[];
   deletes: readonly EntryKey[];
+  /**
+   * Edge upserts (`capabilities.relations` only), validated by the facade. On an existing
+   * `(namespace, from, to, type)` the stored weight becomes the larger of the two, the metadata
+   * is replaced when given (kept when not), `createdAt` stays and `updatedAt` is the given one;
+   * `createdAt` of an existing edge is replaced only with `replaceCreatedAt` (an import). An edge
+   * whose `from` or `to` entry does not exist (after this batch's upserts) is not written.
+   */
+  relations?: readonly RelationUpsert[];
+  unrelations?: readonly RelationRemoval[];
   /**
    * Recorded as the fingerprint of stored vectors when the store has none yet (the first vector
    * ever written); never replaces a recorded one (that is `vectors.reset`).
@@ -101,6 +121,35 @@ export interface WriteResult {
   superseded: boolean[];
   /** Whether each delete found its entry. */
   deleted: boolean[];
+  /** The stored edge of each `relations` item, as it is now (undefined: an endpoint is missing). */
+  related?: (Relation | undefined)[];
+  /** How many edges each `unrelations` item removed. */
+  unrelated?: number[];
+}
+
+/** One edge upsert of a write batch. */
+export interface RelationUpsert {
+  relation: Relation;
+  /** The given `createdAt` wins over a stored one (an import that carries it). */
+  replaceCreatedAt?: boolean;
+}
+
+/** Which edges `DriverRelations.find` returns. */
+export interface RelationQuery {
+  namespace: string;
+  /** Edges of any of these keys (from them with `out`, to them with `in`, either with `both`). */
+  keys: readonly string[];
+  direction: RelationDirection;
+  /** Only these types; undefined: every type. */
+  types?: readonly string[];
+  /** At most this many; undefined: every one (export). */
+  limit?: number;
+}
+
+/** Edge storage (`capabilities.relations`); the facade validates and decides, the driver stores. */
+export interface DriverRelations {
+  /** Matching edges, weight descending, then `updatedAt` descending, then from, to, type. */
+  find(query: RelationQuery): Promise<Relation[]>;
 }
 
 /**
@@ -268,6 +317,8 @@ export interface MemoryDriver {
   health(): Promise<DriverHealth>;
   /** The file-backed extension (`capabilities.fileBacked`); the facade exposes it as `files`. */
   readonly files?: FileBackedMemory;
+  /** Edge reads (`capabilities.relations`); edges are written through `write`. */
+  readonly relations?: DriverRelations;
   /**
    * Optional external source, for decorators such as `@memory/lucid`: the facade calls it after
    * every recall with the engine's (already validated, filtered, limited) results, and answers

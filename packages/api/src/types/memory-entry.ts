@@ -1,4 +1,5 @@
 import type { ConflictDecision, ConflictRecord, SupersessionRecord } from "./conflict-decision.js";
+import type { EntryRelation, ImportRelation } from "./relation.js";
 
 /** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
 export type BuiltInCategory = "core" | "daily" | "conversation";
@@ -84,6 +85,11 @@ export interface RecallExplain {
     rule?: string;
     reason?: string;
   };
+  /**
+   * Keys of the entries this one contradicts (its outgoing `contradicts` relations, e.g. written
+   * by `conflict_policy = "link"`). When both are returned, this entry ranks above them.
+   */
+  contradicts?: string[];
 }
 
 /** One stored memory. */
@@ -138,6 +144,11 @@ export interface MemoryEntry {
    * (`<key>::history:<n>`; `history(key)` lists it). Absent when nothing was kept.
    */
   keptVersion?: string;
+  /**
+   * `export` only, on backends with `capabilities.relations`: the entry's outgoing relations
+   * (export format 2; an import writes them once their targets exist). Absent when none.
+   */
+  relations?: EntryRelation[];
 }
 
 /** Where a recall result lives: a file of a file-backed store, or a note of a collection. */
@@ -195,6 +206,8 @@ export interface ImportEntry extends StoreInput {
   supersededBy?: string;
   supersessionRecord?: SupersessionRecord;
   conflictRecord?: ConflictRecord;
+  /** Outgoing relations (export format 2); lines of format 1 have none and import unchanged. */
+  relations?: ImportRelation[];
 }
 
 /** Filters shared by list, count, export and recall. Every filter is applied before limits. */

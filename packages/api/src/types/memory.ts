@@ -12,6 +12,13 @@ import type {
   StoreInput,
 } from "./memory-entry.js";
 import type { ExplainRecallOptions, RecallTrace } from "./recall-trace.js";
+import type {
+  RelateOptions,
+  Relation,
+  RelationsOptions,
+  RelationType,
+  UnrelateOptions,
+} from "./relation.js";
 
 /**
  * What a backend can do. Code that composes backends branches on these flags instead of probing.
@@ -32,6 +39,8 @@ export interface Capabilities {
   deferredEmbedding: boolean;
   /** The store is a tree of files with the `FileBackedMemory` extension, exposed as `files`. */
   fileBacked?: boolean;
+  /** Typed edges between entries (`relate`, `unrelate`, `relations`; docs/relations.md). */
+  relations?: boolean;
 }
 
 /** The result of `Memory.healthCheck()`. */
@@ -121,6 +130,12 @@ export interface ImportReport {
   rejected: ImportRejection[];
   /** True when `options.signal` stopped the import before the end of the input. */
   interrupted?: boolean;
+  /**
+   * The entries' outgoing relations (export format 2): how many were written, and those that
+   * were not (a target that is in neither the import nor the store, a backend without
+   * `capabilities.relations`), each with the position of its entry. Absent when none came.
+   */
+  relations?: { imported: number; rejected: ImportRejection[] };
 }
 
 export interface FlushOptions {
@@ -228,6 +243,27 @@ export interface Memory extends AsyncDisposable {
   getJobState(job: string): Promise<JobState | null>;
   /** Replaces the state of `job` (a JSON object of at most 1 MiB; what JSON drops is not kept). */
   setJobState(job: string, state: JobState): Promise<void>;
+  /**
+   * Relates `from` to `to` (two entries of one namespace) with a typed, weighted edge, and returns
+   * it. Idempotent on `(namespace, from, to, type)`: relating again keeps the stronger weight,
+   * and replaces the metadata when some is given. Throws NOT_FOUND when either entry is missing
+   * (store it first), INVALID_INPUT for a self-relation, a bad type, a weight outside [0, 1],
+   * metadata that is not a small JSON object or a `toNamespace` other than `namespace`, and
+   * UNSUPPORTED on a backend without `capabilities.relations`.
+   */
+  relate(from: string, to: string, type: RelationType, options?: RelateOptions): Promise<Relation>;
+  /** Removes the edges from `from` to `to` (of `type`, or of every type); returns how many. */
+  unrelate(
+    from: string,
+    to: string,
+    type?: RelationType,
+    options?: UnrelateOptions,
+  ): Promise<number>;
+  /**
+   * The edges of `key` (outgoing, incoming or both), strongest first, then newest. Throws
+   * NOT_FOUND when there is no entry under `key`.
+   */
+  relations(key: string, options?: RelationsOptions): Promise<Relation[]>;
   healthCheck(): Promise<HealthReport>;
   /** Re-embeds every entry with the current provider and records its fingerprint. */
   reindex(options?: ReindexOptions): Promise<EmbeddingJobReport>;

@@ -71,8 +71,11 @@ export interface RetrievalSettings {
   conflictMode: "off" | "rules" | "jaccard" | "combined";
   /** `conflict_threshold`: the similarity above which `text_language = "none"` supersedes. */
   conflictThreshold: number;
-  /** `conflict_policy`: `supersede` (default) hides the older entry, `flag` only records it. */
-  conflictPolicy: "supersede" | "flag";
+  /**
+   * `conflict_policy`: `supersede` (default) hides the older entry, `flag` only records it,
+   * `link` keeps both and joins them with a `contradicts` relation (new -> old).
+   */
+  conflictPolicy: "supersede" | "flag" | "link";
   /** `conflict_confirm`: `off` (default) or `chat` (a chat model confirms close decisions). */
   conflictConfirm: "off" | "chat";
   /** `conflict_confirm_timeout_ms`: longest wait for the model; then the rules decide. */

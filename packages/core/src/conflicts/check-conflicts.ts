@@ -209,6 +209,18 @@ export async function checkConflicts(
       b.score - a.score ||
       (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
   );
+  if (decision.policy === "link") {
+    // Both stay current: the caller relates the new entry to each with `contradicts`, in the
+    // store's own write batch (store-entry.ts).
+    decision.linked = [];
+    for (const candidate of candidates) {
+      if (!candidate.superseded) continue;
+      candidate.superseded = false;
+      candidate.linked = true;
+      decision.linked.push(candidate.key);
+    }
+    return decision;
+  }
   if (decision.policy === "flag") {
     decision.flagged = [];
     for (const candidate of candidates) {

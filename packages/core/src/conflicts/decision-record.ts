@@ -29,6 +29,7 @@ function recordCandidate(candidate: ConflictCandidate): ConflictRecordCandidate 
     superseded: candidate.superseded,
   };
   if (candidate.flagged) kept.flagged = true;
+  if (candidate.linked) kept.linked = true;
   if (candidate.reading) kept.reading = candidate.reading;
   if (candidate.rule !== undefined) kept.rule = candidate.rule;
   const reason = shortReason(candidate.reason ?? candidate.differentSubject);
@@ -41,7 +42,7 @@ function recordCandidate(candidate: ConflictCandidate): ConflictRecordCandidate 
 export function conflictRecordOf(decision: ConflictDecision, decidedAt: string): ConflictRecord {
   // Superseded and flagged candidates first, so the cap never drops a decision that acted.
   const acted = (candidate: ConflictCandidate) =>
-    candidate.superseded || candidate.flagged === true;
+    candidate.superseded || candidate.flagged === true || candidate.linked === true;
   const ordered = [
     ...decision.candidates.filter(acted),
     ...decision.candidates.filter((candidate) => !acted(candidate)),
@@ -57,6 +58,7 @@ export function conflictRecordOf(decision: ConflictDecision, decidedAt: string):
   if (decision.reading) record.reading = decision.reading;
   if (decision.fallback !== undefined) record.fallback = decision.fallback;
   if (decision.flagged) record.flagged = [...decision.flagged];
+  if (decision.linked) record.linked = [...decision.linked];
   return record;
 }
 

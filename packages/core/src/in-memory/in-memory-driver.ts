@@ -5,6 +5,7 @@ import {
   type DriverContext,
   type DriverHealth,
   type DriverLeases,
+  type DriverRelations,
   type DriverVectors,
   type EntryKey,
   type Lease,
@@ -23,6 +24,7 @@ import {
 import { planDeletion } from "../delete-plan.js";
 import { entryMatchesFilter, InMemoryRecallStages } from "../recall/in-memory-stages.js";
 import { compareFor } from "./in-memory-order.js";
+import { InMemoryRelations } from "./in-memory-relations.js";
 import { InMemoryStore, type StoredRow } from "./in-memory-store.js";
 
 export interface InMemoryDriverOptions {
@@ -54,12 +56,18 @@ export class InMemoryDriver implements MemoryDriver {
     persistent: false,
     multiInstance: true,
     deferredEmbedding: false,
+    relations: true,
   };
   readonly store: InMemoryStore;
+  readonly #relations: InMemoryRelations;
+  readonly relations: DriverRelations;
   #stages: RecallStages | undefined;
 
   constructor(options: InMemoryDriverOptions = {}) {
     this.store = options.store ?? new InMemoryStore();
+    const relations = new InMemoryRelations(this.store);
+    this.#relations = relations;
+    this.relations = { find: async (query) => relations.find(query) };
   }
 
   async open(context: DriverContext): Promise<void> {
@@ -142,8 +150,15 @@ export class InMemoryDriver implements MemoryDriver {
       }
       result.superseded.push(row !== undefined);
     }
-    for (const { namespace, key } of batch.deletes)
-      result.deleted.push(rows.delete(InMemoryStore.id(namespace, key)));
+    if (batch.relations)
+      result.related = batch.relations.map((upsert) => this.#relations.upsert(upsert));
+    if (batch.unrelations)
+      result.unrelated = batch.unrelations.map((removal) => this.#relations.remove(removal));
+    for (const { namespace, key } of batch.deletes) {
+      const deleted = rows.delete(InMemoryStore.id(namespace, key));
+      if (deleted) this.#relations.cascade(namespace, key);
+      result.deleted.push(deleted);
+    }
     this.store.version++;
     return result;
   }
@@ -183,8 +198,10 @@ export class InMemoryDriver implements MemoryDriver {
       categories: filter.categories ? [...filter.categories] : undefined,
     });
     if (!filter.dryRun && doomed.length > 0) {
-      for (const { entry } of doomed)
+      for (const { entry } of doomed) {
         this.store.rows.delete(InMemoryStore.id(entry.namespace, entry.key));
+        this.#relations.cascade(entry.namespace, entry.key);
+      }
       this.store.version++;
     }
     return report;

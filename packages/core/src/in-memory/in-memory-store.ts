@@ -1,4 +1,4 @@
-import type { MemoryEntry } from "@memory/api";
+import type { MemoryEntry, Relation } from "@memory/api";
 
 /** One stored row of the in-memory driver. */
 export interface StoredRow {
@@ -21,6 +21,8 @@ export class InMemoryStore {
   version = 0;
   /** Leases by name; a released lease stays (expired) so its token keeps counting. */
   readonly leases = new Map<string, { holder: string; token: number; expiresAtMs: number }>();
+  /** Relations by `namespace NUL from NUL to NUL type`. */
+  readonly relations = new Map<string, Relation>();
   /** Job states by job name, as JSON text (what a persistent backend would hold). */
   readonly jobStates = new Map<string, string>();
 

@@ -1,4 +1,4 @@
-import type { ConflictRecord, MemoryEntry, SupersessionRecord } from "@memory/api";
+import type { ConflictRecord, EntryRelation, MemoryEntry, SupersessionRecord } from "@memory/api";
 import {
   encodeSnapshotMetadata,
   escapeSnapshotContent,
@@ -38,6 +38,8 @@ export interface EntryMetadata {
   /** Why it is superseded; what its store decided (docs/history.md of the repository). */
   supersessionRecord?: SupersessionRecord;
   conflictRecord?: ConflictRecord;
+  /** The entry's outgoing relations (docs/relations.md of the repository). */
+  relations?: EntryRelation[];
 }
 
 /** The metadata an entry line keeps for an entry (its id, times, importance, session, supersession). */
@@ -53,6 +55,8 @@ export function entryMetadata(entry: MemoryEntry): EntryMetadata {
   if (entry.supersessionRecord !== undefined)
     metadata.supersessionRecord = entry.supersessionRecord;
   if (entry.conflictRecord !== undefined) metadata.conflictRecord = entry.conflictRecord;
+  if (entry.relations !== undefined && entry.relations.length > 0)
+    metadata.relations = entry.relations;
   return metadata;
 }
 
@@ -75,6 +79,7 @@ const METADATA_FIELDS: Record<keyof EntryMetadata, MetadataType> = {
   supersededBy: "string",
   supersessionRecord: "object",
   conflictRecord: "object",
+  relations: "object",
 };
 
 /** The metadata in a fixed field order (so rewriting an unchanged entry changes no byte). */

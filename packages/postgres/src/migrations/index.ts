@@ -6,6 +6,7 @@ import { sessionOrder } from "./004-session-order.js";
 import { changeToken } from "./005-change-token.js";
 import { decisionRecords } from "./006-decision-records.js";
 import { categoryIndex } from "./007-category-index.js";
+import { relations } from "./008-relations.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   changeToken,
   decisionRecords,
   categoryIndex,
+  relations,
 ];
 
 /** The newest schema version this package knows. */

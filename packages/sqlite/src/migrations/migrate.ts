@@ -7,6 +7,7 @@ import { upgradeToV5 } from "./schema-v5.js";
 import { upgradeToV6 } from "./schema-v6.js";
 import { upgradeToV7 } from "./schema-v7.js";
 import { upgradeToV8 } from "./schema-v8.js";
+import { upgradeToV9 } from "./schema-v9.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -50,6 +51,7 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     upgradeToV6(db);
     upgradeToV7(db);
     upgradeToV8(db);
+    upgradeToV9(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -26,6 +26,7 @@ import { mineCommand } from "./mine.js";
 import { purgeCommand } from "./purge.js";
 import { recallCommand } from "./recall.js";
 import { reindexCommand } from "./reindex.js";
+import { graphCommand, relateCommand, unrelateCommand } from "./relations.js";
 import { rememberCommand } from "./remember.js";
 import { serveCommand } from "./serve.js";
 import { snapshotCommand } from "./snapshot.js";
@@ -47,6 +48,9 @@ export const COMMANDS: readonly CommandRegistration[] = [
   supersedeCommand,
   unsupersedeCommand,
   historyCommand,
+  relateCommand,
+  unrelateCommand,
+  graphCommand,
   purgeCommand,
   countCommand,
   exportCommand,

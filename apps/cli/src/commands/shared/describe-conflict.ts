@@ -30,7 +30,13 @@ export function describeConflict(decision: ConflictDecision | undefined): string
   const lines = [`read as: ${describeReading(decision.reading)}`];
   let others = 0;
   for (const candidate of decision.candidates) {
-    const verb = candidate.superseded ? "superseded" : candidate.flagged ? "flagged" : "kept";
+    const verb = candidate.superseded
+      ? "superseded"
+      : candidate.linked
+        ? "contradicts (both kept, related)"
+        : candidate.flagged
+          ? "flagged"
+          : "kept";
     if (
       verb === "kept" &&
       (candidate.rule === "different-subjects" || candidate.rule === "not-read")

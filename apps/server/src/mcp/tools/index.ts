@@ -10,6 +10,8 @@ import { memoryGet } from "./memory-get.js";
 import { memoryHistory } from "./memory-history.js";
 import { memoryList } from "./memory-list.js";
 import { memoryRecall } from "./memory-recall.js";
+import { memoryRelate } from "./memory-relate.js";
+import { memoryRelations } from "./memory-relations.js";
 import { memoryRemember } from "./memory-remember.js";
 import { memoryStore } from "./memory-store.js";
 import { memorySupersede } from "./memory-supersede.js";
@@ -26,6 +28,8 @@ export const MEMORY_TOOLS: readonly McpTool[] = [
   memorySupersede,
   memoryUnsupersede,
   memoryHistory,
+  memoryRelate,
+  memoryRelations,
   memoryConsolidate,
   memoryRemember,
   memoryCollectionList,
