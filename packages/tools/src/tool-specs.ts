@@ -140,6 +140,7 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     description:
       "Remove a collection: its notes leave recall and its index is deleted; the files themselves are never touched, and adding the folder again indexes them anew. Only when the user asks for it. Collections defined in the server's memory.toml cannot be removed this way.",
     annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
   memory_relate: {
     name: "memory_relate",
     title: "Relate two memories",

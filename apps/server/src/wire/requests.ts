@@ -2,8 +2,8 @@ import { collectionsInput } from "@memory/tools";
 import { z } from "zod";
 import { ConflictRecordSchema, SupersessionRecordSchema } from "./entry.js";
 import { category, INPUT_BOUNDS, named, namespace, sessionId, timestamp } from "./fields.js";
-import { explainField } from "./trace.js";
 import { EntryRelationSchema } from "./relations.js";
+import { explainField } from "./trace.js";
 
 /** JSON request bodies. */
 /** Body form of get: any stored key, including ones a URL path cannot carry ("..", "a/b"). */
