@@ -5,7 +5,7 @@ import type {
   RecallDropReason,
   RecallOptions,
 } from "@memory/api";
-import { answeringEntries, coreFacts, repeatsStaleFact } from "./context-answers.js";
+import { answeringEntries, coreFacts, readingOf, repeatsStaleFact } from "./context-answers.js";
 import {
   echoesMessage,
   matchesItself,
@@ -14,6 +14,7 @@ import {
   turnExclusion,
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
+import { kindAnswers } from "./context-kinds.js";
 import { asksAboutTheUnknown } from "./context-names.js";
 import { discoveryQuery, HISTORY_WINDOW_MS } from "./context-query.js";
 import {
@@ -354,10 +355,23 @@ async function recallForMessage(
     }
     return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
   }
-  const answered =
+  const byReading =
     reading === undefined
       ? { answers: [], othersAnswers: () => false }
       : answeringEntries(memory, reading, facts.current);
+  // "What sport do I do?": the user's facts of that kind answer it too.
+  const byKind = kindAnswers(query, facts.current, (entry) => readingOf(memory, entry));
+  const answered =
+    byKind === undefined
+      ? byReading
+      : {
+          answers: [
+            ...byReading.answers,
+            ...byKind.answers.filter((entry) => !byReading.answers.includes(entry)),
+          ],
+          othersAnswers: (entry: MemoryEntry) =>
+            byReading.othersAnswers(entry) || byKind.othersAnswers(entry),
+        };
   // Nothing relevant enough: recall again with the threshold itself, so the engine's own
   // fallbacks for a weak query (its substring stage) get their say, as with any recall.
   const passes = own.some(
