@@ -22,7 +22,7 @@ import {
   ContextTraceCollector,
   type MemoryContextTrace,
 } from "./context-trace.js";
-import { readQuestion } from "./question-reading.js";
+import { questionAnswers } from "./question-answers.js";
 
 /** Options of {@link buildMemoryContext}. */
 export interface MemoryContextOptions {
@@ -338,7 +338,6 @@ async function recallForMessage(
         })
       : memory.recall(text, recallOptions);
   if (trace && discovery !== query) trace.discoveryQuery = discovery;
-  const reading = readQuestion(query);
   const scope = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -355,23 +354,7 @@ async function recallForMessage(
     }
     return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
   }
-  const byReading =
-    reading === undefined
-      ? { answers: [], othersAnswers: () => false }
-      : answeringEntries(memory, reading, facts.current);
-  // "What sport do I do?": the user's facts of that kind answer it too.
-  const byKind = kindAnswers(query, facts.current, (entry) => readingOf(memory, entry));
-  const answered =
-    byKind === undefined
-      ? byReading
-      : {
-          answers: [
-            ...byReading.answers,
-            ...byKind.answers.filter((entry) => !byReading.answers.includes(entry)),
-          ],
-          othersAnswers: (entry: MemoryEntry) =>
-            byReading.othersAnswers(entry) || byKind.othersAnswers(entry),
-        };
+  const answered = questionAnswers(memory, query, facts.current);
   // Nothing relevant enough: recall again with the threshold itself, so the engine's own
   // fallbacks for a weak query (its substring stage) get their say, as with any recall.
   const passes = own.some(
