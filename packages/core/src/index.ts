@@ -113,6 +113,7 @@ export {
   subjectText,
 } from "./conflicts/facts/read-subject.js";
 export { SubjectAliases } from "./conflicts/facts/subject-aliases.js";
+export { kindsInText } from "./conflicts/facts/value-kinds.js";
 export { differentSubjects, SELF_SUBJECT, textSubject } from "./conflicts/subject.js";
 export { contentKey } from "./content-key.js";
 export { planDeletion } from "./delete-plan.js";

@@ -9,7 +9,7 @@ export const ANSWER_FACTS = 1000;
 /** Readings of core entries by memory and key, valid while the entry's `updatedAt` is unchanged. */
 const readings = new WeakMap<object, Map<string, { updatedAt: string; fact: Fact }>>();
 
-function readingOf(memory: object, entry: MemoryEntry): Fact {
+export function readingOf(memory: object, entry: MemoryEntry): Fact {
   let cache = readings.get(memory);
   if (cache === undefined) {
     cache = new Map();

@@ -5,7 +5,7 @@ import type {
   RecallDropReason,
   RecallOptions,
 } from "@memory/api";
-import { answeringEntries, coreFacts, repeatsStaleFact } from "./context-answers.js";
+import { answeringEntries, coreFacts, readingOf, repeatsStaleFact } from "./context-answers.js";
 import {
   echoesMessage,
   matchesItself,
@@ -14,6 +14,7 @@ import {
   turnExclusion,
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
+import { kindAnswers } from "./context-kinds.js";
 import { asksAboutTheUnknown } from "./context-names.js";
 import { discoveryQuery, HISTORY_WINDOW_MS } from "./context-query.js";
 import {
@@ -21,7 +22,7 @@ import {
   ContextTraceCollector,
   type MemoryContextTrace,
 } from "./context-trace.js";
-import { readQuestion } from "./question-reading.js";
+import { questionAnswers } from "./question-answers.js";
 
 /** Options of {@link buildMemoryContext}. */
 export interface MemoryContextOptions {
@@ -337,7 +338,6 @@ async function recallForMessage(
         })
       : memory.recall(text, recallOptions);
   if (trace && discovery !== query) trace.discoveryQuery = discovery;
-  const reading = readQuestion(query);
   const scope = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -354,10 +354,7 @@ async function recallForMessage(
     }
     return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
   }
-  const answered =
-    reading === undefined
-      ? { answers: [], othersAnswers: () => false }
-      : answeringEntries(memory, reading, facts.current);
+  const answered = questionAnswers(memory, query, facts.current);
   // Nothing relevant enough: recall again with the threshold itself, so the engine's own
   // fallbacks for a weak query (its substring stage) get their say, as with any recall.
   const passes = own.some(

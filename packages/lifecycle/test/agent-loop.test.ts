@@ -143,4 +143,16 @@ describe.each(realBackends())("the agent loop on %s", (_name, open) => {
     });
     expect(contents(later)).toContain("my garden in Graz");
   });
+
+  it("answers a question for a kind of thing with the user's facts of that kind", async () => {
+    const memory = open();
+    await turn(memory, "I'm learning Spanish on Duolingo every evening.", "Nice!", "s1");
+    await turn(memory, "My colleague Marco plays football every Wednesday.", "Noted.", "s1");
+    await turn(memory, "I gave up Spanish and started Italian.", "Got it.", "s2");
+    const context = await buildMemoryContext(memory, "Which language am I learning?");
+    expect(context.entries[0]!.content).toContain("Italian");
+    expect(contents(context)).not.toContain("learning Spanish");
+    const sport = await buildMemoryContext(memory, "What sport do I do?");
+    expect(contents(sport)).not.toContain("Marco");
+  });
 });

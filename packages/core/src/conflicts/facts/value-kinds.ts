@@ -136,6 +136,63 @@ const HYPERNYMS: Readonly<Record<string, readonly string[]>> = {
   meat: ["steak", "chicken", "beef", "pork", "bacon", "ham", "lamb", "sausage", "sausages"],
   smoking: ["cigarette", "cigarettes", "cigar", "cigars", "vape", "vaping"],
   sugar: ["soda", "cola", "sweets", "candy", "chocolate"],
+  sport: [
+    "running",
+    "jogging",
+    "swimming",
+    "cycling",
+    "football",
+    "soccer",
+    "tennis",
+    "basketball",
+    "volleyball",
+    "handball",
+    "hockey",
+    "rugby",
+    "golf",
+    "climbing",
+    "bouldering",
+    "rowing",
+    "yoga",
+    "pilates",
+    "boxing",
+    "skiing",
+    "badminton",
+    "squash",
+    "table tennis",
+    "martial arts",
+    "karate",
+    "judo",
+    "crossfit",
+    "triathlon",
+  ],
+  language: [
+    "english",
+    "spanish",
+    "italian",
+    "french",
+    "german",
+    "portuguese",
+    "dutch",
+    "swedish",
+    "norwegian",
+    "danish",
+    "finnish",
+    "polish",
+    "czech",
+    "greek",
+    "turkish",
+    "russian",
+    "ukrainian",
+    "arabic",
+    "hebrew",
+    "hindi",
+    "japanese",
+    "korean",
+    "mandarin",
+    "cantonese",
+    "chinese",
+  ],
 };
 
 const hypernymEntries = Object.entries(HYPERNYMS).map(([general, kinds]) => ({
@@ -150,6 +207,22 @@ export function hypernymsOf(value: readonly string[]): string[] {
       kinds.some((kind) => value.some((_, at) => kind.every((word, k) => value[at + k] === word))),
     )
     .map(({ general }) => general);
+}
+
+/**
+ * The general words a text names things of, and the general words it names itself: "I switched
+ * from running to swimming" -> ["sport"], "Which language am I learning?" -> ["languag"]
+ * (normalized). What a question asks for ("which language") meets the facts that answer it
+ * ("I started Italian") through these.
+ */
+export function kindsInText(text: string): { named: string[]; asked: string[] } {
+  const words = normalizePhrase(text);
+  return {
+    named: hypernymsOf(words),
+    asked: hypernymEntries
+      .filter(({ general }) => words.includes(general))
+      .map(({ general }) => general),
+  };
 }
 
 /** The kinds of a general word, as typed ("coffe" -> "flat white", "latte", ...). */
