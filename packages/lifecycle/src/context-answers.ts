@@ -87,12 +87,21 @@ export function repeatsStaleFact(
   superseded: readonly MemoryEntry[],
 ): MemoryEntry | undefined {
   if (superseded.length === 0 || entry.category === "core") return undefined;
-  const told = sentences(entry.content);
+  // Each sentence read once, whatever the number of superseded facts.
+  const told = sentences(entry.content).map((sentence) => ({
+    sentence,
+    said: new Set(words(sentence)),
+  }));
   return superseded.find((old) => {
     const stale = old.content.trim();
+    const clause = words(stale);
     return (
       echoesMessage(entry, stale) ||
-      told.some((sentence) => sameText(sentence, stale) || holdsClause(sentence, stale))
+      told.some(
+        ({ sentence, said }) =>
+          sameText(sentence, stale) ||
+          (clause.length >= CLAUSE_WORDS && clause.every((word) => said.has(word))),
+      )
     );
   });
 }
@@ -101,14 +110,11 @@ export function repeatsStaleFact(
 const CLAUSE_WORDS = 4;
 
 /**
- * Whether a sentence holds a clause promoted from it: every word of the clause is in the
- * sentence ("My sister Clara lives in Hamburg and works as a nurse" holds "My sister Clara works
- * as a nurse"), the clause being long enough not to match by chance.
+ * The words of a text, for clause containment: a sentence holds a clause promoted from it when
+ * every word of the clause is in the sentence ("My sister Clara lives in Hamburg and works as a
+ * nurse" holds "My sister Clara works as a nurse"), the clause being long enough not to match
+ * by chance.
  */
-function holdsClause(sentence: string, clause: string): boolean {
-  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
-  const clauseWords = words(clause);
-  if (clauseWords.length < CLAUSE_WORDS) return false;
-  const said = new Set(words(sentence));
-  return clauseWords.every((word) => said.has(word));
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
 }

@@ -27,7 +27,8 @@ export function kindAnswers(
     const nodes = readingOf(entry).subject?.nodes ?? [];
     return nodes.length === 1 && nodes[0]!.self === true;
   };
-  const answers = core.filter((entry) => namesKind(entry) && aboutUser(entry));
+  // The subject first: its reading is cached, the kinds are read from the words.
+  const answers = core.filter((entry) => aboutUser(entry) && namesKind(entry));
   return {
     answers,
     othersAnswers: (entry) => namesKind(entry) && !aboutUser(entry),
