@@ -76,3 +76,11 @@ export function matchesItself(entry: MemoryEntry): boolean {
   if (explain === undefined || explain.context === undefined) return true;
   return (explain.keywordRelevance ?? 0) > 0 || (explain.vectorRelevance ?? 0) > 0;
 }
+
+/**
+ * Whether an entry says something worth remembering on its own: three content words beyond
+ * function words and acknowledgements (the bar of an assistant's reply), speaker labels aside.
+ */
+export function carriesContent(entry: MemoryEntry): boolean {
+  return !isContentless(spokenLines(entry.content).join(" "), REPLY_CONTENT_WORDS);
+}

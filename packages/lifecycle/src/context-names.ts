@@ -31,20 +31,27 @@ export function namesAskedAbout(question: string): string[] {
 }
 
 /**
- * Whether a question is about someone or something the store has never heard of: it names at
- * least one name and no entry of the namespace holds any of them (asked of the keyword index,
- * one term each, not of the substring fallback). Nothing the store holds can answer "What did
- * John do last weekend?" when it never heard of John, however many of its other words an entry
- * shares. Statements are never judged: "I met Dana at the beach" may well bring up the beach.
+ * Who a question asks about, as far as the store knows: `"unknown"` when it names at least one
+ * name and no entry of the namespace holds any of them, `"known"` when the store holds one of
+ * its names, `"none"` when it names no one (or is not a question). Asked of the keyword index,
+ * one term each, not of the substring fallback.
+ *
+ * Nothing the store holds can answer "What did John do last weekend?" when it never heard of
+ * John, however many of its other words an entry shares; and "What did Maria paint?" is about
+ * someone the memory knows, so its best matches are worth showing even when the question's
+ * framing words ("paint", "recently") match weakly. Statements are never judged: "I met Dana at
+ * the beach" may well bring up the beach.
  */
-export async function asksAboutTheUnknown(
+export type QuestionSubject = "unknown" | "known" | "none";
+
+export async function questionSubject(
   memory: Pick<Memory, "recall">,
   message: string,
   scope: { namespace?: string; signal?: AbortSignal },
-): Promise<boolean> {
-  if (!isQuestion(message)) return false;
+): Promise<QuestionSubject> {
+  if (!isQuestion(message)) return "none";
   const names = namesAskedAbout(message);
-  if (names.length === 0) return false;
+  if (names.length === 0) return "none";
   const known = await Promise.all(
     names.map(async (name) => {
       const found = await memory.recall(name, {
@@ -59,5 +66,5 @@ export async function asksAboutTheUnknown(
       return found.some((entry) => (entry.explain?.keywordScore ?? 0) > 0);
     }),
   );
-  return !known.some(Boolean);
+  return known.some(Boolean) ? "known" : "unknown";
 }

@@ -11,6 +11,9 @@ export interface MemoryContextTraceSettings {
   limit: number;
   /** Against each entry's relevance before decay (`explain.fused`). */
   minScore: number;
+  /** The threshold of a question that names someone the store knows. */
+  namedMinScore: number;
+  includeNeighbours: boolean;
   coreLimit: number;
   includeConversation: boolean;
   includeReplies: boolean;

@@ -29,6 +29,8 @@ const MAX_SUBJECT_WORDS = 4;
  * subject); otherwise the sentence stays whole.
  */
 function splitCompound(sentence: string): string[] {
+  const roleAndPlace = splitRoleAndPlace(sentence);
+  if (roleAndPlace !== undefined) return roleAndPlace;
   for (const joint of sentence.matchAll(CLAUSE_JOINT)) {
     const first = sentence.slice(0, joint.index).trim();
     const rest = sentence.slice(joint.index + joint[0].length).trim();
@@ -43,6 +45,32 @@ function splitCompound(sentence: string): string[] {
   }
   return [sentence];
 }
+
+/**
+ * A job told with its role and its employer at once ("I work as a backend engineer at
+ * Finlytics", "started a new job at Helio Energy as a platform engineer") is two facts: the
+ * sentence without the employer and the sentence without the role. A new role then supersedes
+ * the role and a new employer the employer, each on its own, and a turn that says both is stale
+ * when either changed. Only when both parts read as facts of different attributes.
+ */
+function splitRoleAndPlace(sentence: string): string[] | undefined {
+  const role = ROLE_PHRASE.exec(sentence);
+  const place = PLACE_PHRASE.exec(sentence);
+  if (role === null || place === null) return undefined;
+  const without = (match: RegExpExecArray) =>
+    `${sentence.slice(0, match.index)}${sentence.slice(match.index + match[0].length)}`;
+  const [roleOnly, placeOnly] = [without(place), without(role)];
+  if (!isDurableFact(roleOnly) || !isDurableFact(placeOnly)) return undefined;
+  if (readFact(roleOnly).attribute === readFact(placeOnly).attribute) return undefined;
+  return [roleOnly, placeOnly];
+}
+
+/** " as a platform engineer" (up to a comma, a full stop or the next preposition). */
+const ROLE_PHRASE =
+  /\s+as\s+(?:an?\s+|the\s+)?[\p{L}\p{N} &'’-]+?(?=\s+(?:at|for|in|with)\s|[,.;!]|$)/u;
+/** " at Helio Energy", " for Finlytics": an employer named with a capital. */
+const PLACE_PHRASE =
+  /\s+(?:at|for)\s+(?:the\s+)?\p{Lu}[\p{L}\p{N}&'’.-]*(?:\s+\p{Lu}[\p{L}\p{N}&'’.-]*)*/u;
 
 /** A clause that opens with its own subject: a pronoun, a possessive or a name. */
 function opensWithOwnSubject(clause: string): boolean {

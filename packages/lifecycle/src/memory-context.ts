@@ -7,6 +7,7 @@ import type {
 } from "@memory/api";
 import { answeringEntries, coreFacts, readingOf, repeatsStaleFact } from "./context-answers.js";
 import {
+  carriesContent,
   echoesMessage,
   matchesItself,
   relevanceOf,
@@ -15,7 +16,7 @@ import {
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
 import { kindAnswers } from "./context-kinds.js";
-import { asksAboutTheUnknown } from "./context-names.js";
+import { type QuestionSubject, questionSubject } from "./context-names.js";
 import { discoveryQuery, HISTORY_WINDOW_MS } from "./context-query.js";
 import {
   type ContextRecallPurpose,
@@ -48,6 +49,21 @@ export interface MemoryContextOptions {
    * relevant one out) is below this are left out; default 0.4 (`auto_recall_min_score`).
    */
   minScore?: number;
+  /**
+   * The threshold, instead of `minScore` when lower, for a question that names someone the
+   * store knows ("What did Maria paint?"): it is about this memory, so its best matches are shown
+   * even when its framing words match weakly. Default: half of `minScore` (0.2 with the default
+   * 0.4), so a stricter `minScore` stays stricter here too. A question naming only names the
+   * store never heard of gets no context at all.
+   */
+  namedMinScore?: number;
+  /**
+   * Entries that match nothing themselves and were raised only by their session's context (the
+   * turn after a matching one: "Luna and Oliver!" after "What are their names?") go in when they
+   * carry content (three content words) and pass the threshold; default true. A contentless
+   * neighbour ("I don't know yet.") never does.
+   */
+  includeNeighbours?: boolean;
   /**
    * Recall for the message at all (`auto_recall`); default true. False leaves only the standing
    * core memories.
@@ -104,6 +120,9 @@ export const MEMORY_CONTEXT_DEFAULTS = {
   recall: true,
   limit: 5,
   minScore: 0.4,
+  /** `namedMinScore` is `minScore` times this unless given. */
+  namedMinScoreRatio: 0.5,
+  includeNeighbours: true,
   coreLimit: 3,
   includeConversation: true,
   includeReplies: true,
@@ -137,10 +156,12 @@ export { MEMORY_CONTEXT_HEADER } from "./context-format.js";
  * empty (or `coreLimit` is given), formatted as a `[Memory context]` block grouped by source
  * (core facts, then notes, then what the user said), each line with its date, cut to `maxChars`.
  *
- * Left out: superseded entries and entries that repeat one (a turn that states a fact that has
- * changed since), the assistant's autosaved replies, questions and contentless turns, entries
- * that match nothing themselves and were only raised by their session's context, entries that
- * repeat the message itself, and entries near-identical to one already in the block. With a
+ * Recalled entries are taken in order of relevance before decay; a question that names someone
+ * the store knows has the lower `namedMinScore`. Left out: superseded entries and entries that
+ * repeat one (a turn that states a fact that has changed since), the assistant's autosaved
+ * replies without content, questions and contentless turns, entries raised only by their
+ * session's context that say nothing themselves, entries that repeat the message itself, and
+ * entries near-identical to one already in the block. With a
  * `sessionId`, the discovery query takes in the session's last messages. Backend failures are
  * not swallowed: they reject (the session history alone fails open).
  */
@@ -153,7 +174,7 @@ export async function buildMemoryContext(
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
   const trace = options.explain === "full" ? new ContextTraceCollector() : undefined;
-  const { recalled, answers, othersAnswers, superseded } = await recallForMessage(
+  const { recalled, answers, othersAnswers, superseded, subject } = await recallForMessage(
     memory,
     options,
     settings,
@@ -204,13 +225,14 @@ export async function buildMemoryContext(
     }
     if (add(entry, "a standing fact that answers the question")) recalledCount++;
   }
-  for (const entry of recalled) {
+  const minScore = thresholdFor(subject, settings);
+  for (const entry of byRelevance(recalled)) {
     if (recalledCount >= limit) break;
-    if (relevanceOf(entry) < settings.minScore) {
-      trace?.drop(entry, "under_threshold", underThreshold(entry, settings.minScore));
+    if (relevanceOf(entry) < minScore) {
+      trace?.drop(entry, "under_threshold", underThreshold(entry, minScore, subject));
       continue;
     }
-    if (!matchesItself(entry)) {
+    if (!matchesItself(entry) && !(settings.includeNeighbours && carriesContent(entry))) {
       trace?.drop(entry, "context_only", contextOnly(entry));
       continue;
     }
@@ -223,7 +245,12 @@ export async function buildMemoryContext(
       trace?.drop(entry, "other_subject", "the same attribute of someone else (an answer exists)");
       continue;
     }
-    if (add(entry, `relevance ${relevanceOf(entry).toFixed(4)} >= minScore ${settings.minScore}`))
+    if (
+      add(
+        entry,
+        `relevance ${relevanceOf(entry).toFixed(4)} >= ${thresholdName(subject)} ${minScore}`,
+      )
+    )
       recalledCount++;
   }
   let coreCount = 0;
@@ -239,8 +266,28 @@ export async function buildMemoryContext(
   return { ...built, trace: trace.build(userMessage, traceSettings(settings), built.entries) };
 }
 
-function underThreshold(entry: MemoryEntry, minScore: number): string {
-  return `relevance before decay ${relevanceOf(entry).toFixed(4)} < the context's minScore ${minScore}`;
+/**
+ * Recalled entries in order of relevance before decay: age orders the block, it does not decide
+ * which relevant entries fit (a question about a month-old trip must not lose the trip's turn
+ * to this week's small talk). Equal relevance keeps recall's order.
+ */
+function byRelevance(entries: readonly MemoryEntry[]): MemoryEntry[] {
+  return [...entries].sort((a, b) => relevanceOf(b) - relevanceOf(a));
+}
+
+/** The threshold a question gets: lower when it names someone the store knows. */
+function thresholdFor(subject: QuestionSubject, settings: ContextSettings): number {
+  return subject === "known"
+    ? Math.min(settings.minScore, settings.namedMinScore)
+    : settings.minScore;
+}
+
+function thresholdName(subject: QuestionSubject): string {
+  return subject === "known" ? "namedMinScore (the question names someone known)" : "minScore";
+}
+
+function underThreshold(entry: MemoryEntry, minScore: number, subject: QuestionSubject): string {
+  return `relevance before decay ${relevanceOf(entry).toFixed(4)} < the context's ${thresholdName(subject)} ${minScore}`;
 }
 
 function contextOnly(entry: MemoryEntry): string {
@@ -273,11 +320,14 @@ function recentTurnOf(options: MemoryContextOptions): (entry: MemoryEntry) => bo
 
 function contextSettings(options: MemoryContextOptions, query: string) {
   const defaults = MEMORY_CONTEXT_DEFAULTS;
+  const minScore = options.minScore ?? defaults.minScore;
   return {
     query,
     recall: options.recall ?? defaults.recall,
     limit: options.limit ?? defaults.limit,
-    minScore: options.minScore ?? defaults.minScore,
+    minScore,
+    namedMinScore: options.namedMinScore ?? minScore * defaults.namedMinScoreRatio,
+    includeNeighbours: options.includeNeighbours ?? defaults.includeNeighbours,
     coreLimit: options.coreLimit ?? (query === "" ? defaults.coreLimit : 0),
     includeConversation: options.includeConversation ?? defaults.includeConversation,
     includeReplies: options.includeReplies ?? defaults.includeReplies,
@@ -304,11 +354,12 @@ async function recallForMessage(
   othersAnswers: (entry: MemoryEntry) => boolean;
   /** Superseded core facts: a turn that repeats one is stale. */
   superseded: MemoryEntry[];
+  subject: QuestionSubject;
 }> {
   const { query, limit } = settings;
   // An empty message would recall "the most recent entries", which is noise, not context.
   if (query === "" || limit <= 0 || !settings.recall) {
-    return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
+    return nothingRecalled();
   }
   const recallOptions = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
@@ -342,31 +393,34 @@ async function recallForMessage(
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const [unknown, own, found, facts] = await Promise.all([
-    asksAboutTheUnknown(memory, query, scope),
+  const [subject, own, found, facts] = await Promise.all([
+    questionSubject(memory, query, scope),
     recall(query, "message", recallOptions),
     discovery === query ? Promise.resolve([]) : recall(discovery, "discovery", recallOptions),
     coreFacts(memory, scope),
   ]);
-  if (unknown) {
+  if (subject === "unknown") {
     for (const entry of own) {
       trace?.drop(entry, "unknown_subject", "the question names no one the store has heard of");
     }
-    return { recalled: [], answers: [], othersAnswers: () => false, superseded: [] };
+    return nothingRecalled("unknown");
   }
   const answered = questionAnswers(memory, query, facts.current);
   // Nothing relevant enough: recall again with the threshold itself, so the engine's own
   // fallbacks for a weak query (its substring stage) get their say, as with any recall.
-  const passes = own.some(
-    (entry) => relevanceOf(entry) >= settings.minScore && matchesItself(entry),
-  );
-  const fallback = passes
-    ? []
-    : await recall(query, "fallback", { ...recallOptions, minScore: settings.minScore });
+  const minScore = thresholdFor(subject, settings);
+  const passes = own.some((entry) => relevanceOf(entry) >= minScore && matchesItself(entry));
+  const fallback = passes ? [] : await recall(query, "fallback", { ...recallOptions, minScore });
   // By key: the message's own results first, then the multi-turn query's; a fallback result
   // replaces the message's own scoring of the same entry.
   const byKey = new Map<string, MemoryEntry>();
   for (const entry of [...own, ...found]) if (!byKey.has(entry.key)) byKey.set(entry.key, entry);
   for (const entry of fallback) byKey.set(entry.key, entry);
-  return { recalled: [...byKey.values()], ...answered, superseded: facts.superseded };
+  return { recalled: [...byKey.values()], ...answered, superseded: facts.superseded, subject };
+}
+
+type RecalledForMessage = Awaited<ReturnType<typeof recallForMessage>>;
+
+function nothingRecalled(subject: QuestionSubject = "none"): RecalledForMessage {
+  return { recalled: [], answers: [], othersAnswers: () => false, superseded: [], subject };
 }

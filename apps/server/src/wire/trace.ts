@@ -113,6 +113,10 @@ export const ContextTraceSchema = named(
       recall: z.boolean(),
       limit: z.number(),
       minScore: z.number(),
+      namedMinScore: z
+        .number()
+        .describe("The threshold of a question that names someone the store knows."),
+      includeNeighbours: z.boolean(),
       coreLimit: z.number(),
       includeConversation: z.boolean(),
       includeReplies: z.boolean(),

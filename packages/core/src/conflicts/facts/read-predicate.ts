@@ -124,7 +124,8 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
     }
     if (ADVERBS.has(lower) || ADDITIVE.has(lower) || lower === "now" || lower === "nowadays")
       continue;
-    if (ENDING_VERBS.has(lower) && !(lower === "left" && next?.lower === "for")) {
+    // "won't quit on my dreams", "never stopped painting": a negated ending ends nothing.
+    if (ENDING_VERBS.has(lower) && !fact.negated && !(lower === "left" && next?.lower === "for")) {
       fact.ended = true;
       if (next?.lower === "up" || next?.lower === "away") at++; // gave up, passed away
       // "died in April", "passed away last week": the subject itself is over, no object
@@ -171,7 +172,11 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
   );
   const to = from >= 0 ? words.findIndex((word, index) => index > from && word.lower === "to") : -1;
   let fromTo: number | undefined;
-  if (from >= 0 && to > from) {
+  // "all kinds of dances, from contemporary to hip-hop": past a clause break it is a range.
+  const clauseBreak = words.some(
+    (word, index) => index >= at && index < from && word.after === ",",
+  );
+  if (from >= 0 && to > from && !clauseBreak) {
     fact.ends.push(valueTerms(words.slice(from + 1, to)));
     fact.change = true;
     fromTo = to;
@@ -184,7 +189,7 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       (lower === "rather" && words[index + 1]?.lower === "than") ||
       (lower === "no" && words[index + 1]?.lower === "more")
         ? 2
-        : lower === "over" && index > at + 1
+        : lower === "over" && index > at + 1 && CHOICE_VERB.test(words[at]?.lower ?? "")
           ? 1
           : 0;
     if (marker > 0) fact.ends.push(valueTerms(readValue(words, index + marker).words));
@@ -241,6 +246,8 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
       return fact;
     }
   }
+  const scheduled = readScheduled(words, at, setValue);
+  if (scheduled !== undefined) return Object.assign(fact, scheduled);
   // "switched dentists to Dr. Park", "changed jobs", "switched to the Pro plan".
   const movesThing =
     norms[at] === "move" && /^(my|our|their|his|her|all|the)$/u.test(words[at + 1]?.lower ?? "");
@@ -400,14 +407,56 @@ export function readPredicate(words: readonly FactWord[], start: number, fact: F
  * "went to a pride parade"; "makes" and "earns" are a salary only for an amount ("makes $90k a year"), not
  * for "made pizza" or "makes a difference".
  */
+/**
+ * "set our wedding date for the 14th of June", "scheduled the move for March": the date of a
+ * thing of one's own, the same attribute as "moved the wedding to September" reads (`of:wed`),
+ * so the new date supersedes the old. Only with a date for a value.
+ */
+function readScheduled(
+  words: readonly FactWord[],
+  at: number,
+  setValue: (start: number) => { words: FactWord[] },
+): Pick<Fact, "attribute" | "cardinality"> | undefined {
+  if (!SCHEDULES.test(words[at]?.lower ?? "")) return undefined;
+  if (!/^(my|our|their|his|her|the)$/u.test(words[at + 1]?.lower ?? "")) return undefined;
+  const by = words.findIndex(
+    (word, index) => index > at + 2 && index <= at + 6 && /^(for|on)$/u.test(word.lower),
+  );
+  if (by < 0) return undefined;
+  const rest = words
+    .slice(by + 1)
+    .map((word) => word.lower)
+    .join(" ");
+  if (!DATE_VALUE.test(rest)) return undefined;
+  const thing = valueTerms(words.slice(at + 2, by)).filter((norm) => !DATE_NOUNS.has(norm));
+  if (thing.length === 0) return undefined;
+  setValue(by + 1);
+  return { attribute: `of:${thing.at(-1)!}`, cardinality: "single" };
+}
+
+const SCHEDULES = /^(set|sets|fixed|scheduled|schedules|booked|planned|arranged|picked)$/u;
+/** Stems of the words that name a date rather than the thing dated ("wedding date"). */
+const DATE_NOUNS = new Set(["date", "dai", "day", "time"]);
+const DATE_VALUE =
+  /\d|\b(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|spring|summer|autumn|fall|winter)\b/u;
+
 function valueFitsPhrase(attribute: string, verb: string, valueText: string): boolean {
   if (attribute === "salary") return AMOUNT.test(valueText);
+  // "I get to share it", "getting ready for a comp", "got back home": no thing is owned.
+  if (attribute === "owns" && /^(get|got)/u.test(verb)) return !NOT_OWNED.test(valueText.trim());
   if (attribute === "school" && /^(go|went|gone|goe)/u.test(verb)) {
     return SCHOOL.test(valueText) || NAMED.test(valueText.trim());
   }
   return true;
 }
 
+const NOT_OWNED = /^(to|ready|back|together|along|better|worse|home|going|started|used|lost)\b/iu;
+/**
+ * Verbs after which "over X" means "instead of X" ("prefers tea over coffee", "picked Linear
+ * over Jira"); elsewhere "over" is a place or a topic ("put a roof over kids", "talked it over").
+ */
+const CHOICE_VERB =
+  /^(prefers?|preferred|prefer|cho(o)?se[sn]?|chose|picks?|picked|favou?rs?|favou?red|likes?|liked|loves?|loved|wants?|wanted|went|goes|go|uses?|used|recommends?|recommended|selected|selects?|opted|opts?)$/u;
 const AMOUNT =
   /\d|[$€£¥]|\b(thousand|million|billion|grand|figures?|dollars?|euros?|pounds?|bucks|minimum wage|per (hour|month|year|week)|an? (hour|month|year|week))\b/iu;
 /** A name: "Lindenschule", "the Goethe Gymnasium" (not "a pride parade", "an LGBTQ+ parade"). */

@@ -136,6 +136,11 @@ const MAX_SUBJECT_WORDS = 12;
  * possessive chains ("the user's sister Maya's dentist"), names (capitalized words, "and" and
  * titles inside: "Crate and Barrel", "Dr. Lee"). Returns where the predicate starts.
  */
+/** A verb's -ing form opening a phrase ("Representing", "Losing"); short words ("King") are not. */
+function isGerund(word: FactWord | undefined): boolean {
+  return word !== undefined && /^\p{L}{3,}ing$/u.test(word.lower) && !word.possessive;
+}
+
 export function readSubject(
   words: readonly FactWord[],
   start: number,
@@ -148,6 +153,11 @@ export function readSubject(
     if (node.words.length > 0 || node.name !== undefined || node.self) nodes.push(node);
     node = { words: [] };
   };
+  // "Losing my job was hard", "Representing diversity in my art is important": an activity
+  // with its object is no one with a fact ("Caching is enabled" keeps its subject).
+  if (isGerund(words[start]) && words[start + 1] && !startsPredicate(words, start + 1, true)) {
+    return undefined;
+  }
   for (; at < words.length && at - start < MAX_SUBJECT_WORDS; at++) {
     const word = words[at]!;
     const lower = word.lower;
