@@ -5,7 +5,9 @@
  * The fixture is written so that every expected number follows from reading it: each answerable
  * question's content words are in its evidence turn and in no other turn of the same session
  * (recall's keyword relevance is the question's IDF weight an entry holds, and the context keeps
- * entries at 0.4 or more, so each context is exactly its evidence); the two conversations share
+ * entries at 0.4 or more, so each context holds its evidence, plus the turns of the evidence's
+ * session that carry content, which the evidence raises as neighbours: per question 2, 2, 3, 1
+ * and 2 entries, half of them not evidence); the two conversations share
  * no content word (the "never heard" contexts are empty); no user message shares a word with
  * anything said before it (the loop's own contexts are empty); every other assistant reply is
  * contentless ("Sure, noted!", "Got it.", "Welcome back!"), which the context never shows.
@@ -52,9 +54,9 @@ const EXPECTED_LOCOMO = {
   evidenceShare: 1,
   top5EvidenceAny: 1,
   emptyContext: 0,
-  meanEntries: 1, // each context is its one evidence entry
-  noiseShare: 0,
-  noiseAssistantShare: 0,
+  meanEntries: 2, // its evidence entry and its session's neighbours with content
+  noiseShare: 0.5,
+  noiseAssistantShare: 0.1, // D1:4 (Ben's reply with content) beside loop-1 q2's evidence
   contentlessShare: 0,
   contextsWithContentless: 0,
   adversarial: 1, // "What did Ben glaze?": "Ben" is in D1:4, "glaze" in D2:2
@@ -68,7 +70,7 @@ const EXPECTED_LOOP = { contexts: 5, nonEmpty: 0, entries: 0, characters: 0 };
 // q1 names both. The follow-up keeps the question's other words, so it still finds its
 // evidence; with the session, the opener "Let's talk about <name>." is the discovery query's
 // second line, and the context leaves it out (a turn of the current conversation's last
-// minutes: the agent has it already): one entry.
+// minutes: the agent has it already): the evidence and its neighbours, 2, 2 and 1 entries.
 const rates = (meanEntries: number) => ({
   evidenceAny: 1,
   evidenceShare: 1,
@@ -78,9 +80,9 @@ const rates = (meanEntries: number) => ({
 const EXPECTED_FOLLOW_UPS = {
   followUps: 3,
   skipped: { noSpeakerNamed: 1, bothSpeakersNamed: 1 },
-  named: rates(1),
-  alone: rates(1),
-  multiTurn: { ...rates(1), openerInContext: 0, superseded: 0 },
+  named: rates(5 / 3),
+  alone: rates(5 / 3),
+  multiTurn: { ...rates(5 / 3), openerInContext: 0, superseded: 0 },
 };
 // "We moved to Porto" supersedes "I live in Lisbon" (promoted facts); the sister's job is stated once.
 const EXPECTED_LIFE_CONTEXT = {
@@ -145,9 +147,9 @@ describe("memory eval --agent-loop", () => {
     expect(lines[0]).toMatch(/^sqlite \(temporary stores, deleted\) · no embedder/);
     expect(lines).toContain("LoCoMo (loop-1, loop-2; categories 1-4 answerable):");
     // answerable, evidence any, evidence share, top-5, empty
-    expect(result.stdout).toContain("| none | wall | 5 | 100.0% | 100.0% | 100.0% | 0.0% | 1.00 |");
+    expect(result.stdout).toContain("| none | wall | 5 | 100.0% | 100.0% | 100.0% | 0.0% | 2.00 |");
     expect(result.stdout).toContain(
-      "| none | wall | follow-up, with session | 100.0% | 100.0% | 0.0% | 1.00 | 0.0% |",
+      "| none | wall | follow-up, with session | 100.0% | 100.0% | 0.0% | 1.67 | 0.0% |",
     );
     // Without --life, the scenario that ships with @memory/lifecycle (9 sessions, 20 questions).
     expect(lines).toContain("Scripted life (9 sessions, 20 questions):");
