@@ -84,3 +84,27 @@ export function matchesItself(entry: MemoryEntry): boolean {
 export function carriesContent(entry: MemoryEntry): boolean {
   return !isContentless(spokenLines(entry.content).join(" "), REPLY_CONTENT_WORDS);
 }
+
+/** Fewest words an entry needs before "all its words are in another" counts. */
+const HELD_WORDS = 4;
+
+/**
+ * Whether `whole` says everything `part` says: every word of `part` (four at least), speaker
+ * labels aside, is in `whole`. A fact promoted from a turn ("My sister Clara works as a nurse")
+ * is held whole by the turn ("My sister Clara lives in Hamburg and works as a nurse").
+ */
+export function holdsWhole(whole: MemoryEntry, part: MemoryEntry): boolean {
+  const words = saidWords(part);
+  if (words.length < HELD_WORDS) return false;
+  const said = new Set(saidWords(whole));
+  return words.every((word) => said.has(word));
+}
+
+function saidWords(entry: MemoryEntry): string[] {
+  return (
+    spokenLines(entry.content)
+      .join(" ")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}'’]+/gu) ?? []
+  );
+}

@@ -77,6 +77,11 @@ export class ContextTraceCollector {
     this.drop(entry, EXCLUSION_REASON[exclusion], EXCLUSION_DETAIL[exclusion]);
   }
 
+  /** A kept entry whose place another took (it said all the entry said, and more). */
+  replace(entry: MemoryEntry, detail: string): void {
+    this.#decided.set(entry.key, traceCandidate(entry, false, "duplicate", detail));
+  }
+
   /** Entries looked at but not reached before the limit was full. */
   overLimit(entries: readonly MemoryEntry[], limit: number, what: string): void {
     for (const entry of entries)

@@ -9,6 +9,7 @@ import { answeringEntries, coreFacts, readingOf, repeatsStaleFact } from "./cont
 import {
   carriesContent,
   echoesMessage,
+  holdsWhole,
   matchesItself,
   relevanceOf,
   spokenLines,
@@ -187,11 +188,13 @@ export async function buildMemoryContext(
   // A turn or note that repeats a superseded fact is as stale as the fact.
   const stale = recalled.filter((entry) => entry.supersededBy !== undefined);
   const inConversation = recentTurnOf(options);
-  // True when the entry is added; otherwise the trace (if any) is told why not.
-  const add = (entry: MemoryEntry, why: string): boolean => {
+  const answerKeys = new Set(answers.map((entry) => entry.key));
+  // "added", or "replaced" when it took the place of an entry it holds whole; otherwise the
+  // trace (if any) is told why not.
+  const add = (entry: MemoryEntry, why: string): "added" | "replaced" | "dropped" => {
     const drop = (reason: RecallDropReason, detail: string) => {
       trace?.drop(entry, reason, detail);
-      return false;
+      return "dropped" as const;
     };
     if (entry.supersededBy !== undefined)
       return drop("superseded", `superseded by ${JSON.stringify(entry.supersededBy)}`);
@@ -208,10 +211,28 @@ export async function buildMemoryContext(
     const lines = spokenLines(entry.content);
     const twin = candidates.find((kept) => lines.some((line) => echoesMessage(kept, line)));
     if (twin) return drop("duplicate", `near-identical to ${JSON.stringify(twin.key)}, already in`);
+    // A promoted fact and the turn it came from say the same: one place, not two.
+    const holder = candidates.find((kept) => holdsWhole(kept, entry));
+    if (holder)
+      return drop("duplicate", `all its words are in ${JSON.stringify(holder.key)}, already in`);
     seen.add(entry.key);
-    candidates.push(entry);
     trace?.keep(entry, why);
-    return true;
+    const held = candidates.findIndex(
+      (kept) => !answerKeys.has(kept.key) && holdsWhole(entry, kept),
+    );
+    const replaced = candidates[held];
+    if (replaced === undefined) {
+      candidates.push(entry);
+      return "added";
+    }
+    // The turn says all the fact said, and more: it takes the fact's place.
+    candidates[held] = entry;
+    seen.delete(replaced.key);
+    trace?.replace(
+      replaced,
+      `all its words are in ${JSON.stringify(entry.key)}, which took its place`,
+    );
+    return "replaced";
   };
   let recalledCount = 0;
   // Stored facts that answer the question (its subject and attribute) come first, whatever
@@ -223,7 +244,7 @@ export async function buildMemoryContext(
       trace?.excluded(entry, exclusion);
       continue;
     }
-    if (add(entry, "a standing fact that answers the question")) recalledCount++;
+    if (add(entry, "a standing fact that answers the question") === "added") recalledCount++;
   }
   const minScore = thresholdFor(subject, settings);
   for (const entry of byRelevance(recalled)) {
@@ -245,18 +266,13 @@ export async function buildMemoryContext(
       trace?.drop(entry, "other_subject", "the same attribute of someone else (an answer exists)");
       continue;
     }
-    if (
-      add(
-        entry,
-        `relevance ${relevanceOf(entry).toFixed(4)} >= ${thresholdName(subject)} ${minScore}`,
-      )
-    )
-      recalledCount++;
+    const why = `relevance ${relevanceOf(entry).toFixed(4)} >= ${thresholdName(subject)} ${minScore}`;
+    if (add(entry, why) === "added") recalledCount++;
   }
   let coreCount = 0;
   for (const entry of core) {
     if (coreCount >= coreLimit) break;
-    if (add(entry, "a top core memory (coreLimit)")) coreCount++;
+    if (add(entry, "a top core memory (coreLimit)") === "added") coreCount++;
   }
   const built = formatContext(candidates, settings);
   if (!trace) return built;

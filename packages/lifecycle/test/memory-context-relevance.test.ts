@@ -164,3 +164,33 @@ describe("buildMemoryContext: neighbours raised by their session", () => {
     expect(context.entries.map((entry) => entry.key)).not.toContain("answer");
   });
 });
+
+describe("buildMemoryContext: one place for one statement", () => {
+  it("shows a promoted fact and the turn it came from once: the turn, which says more", async () => {
+    const memory = fresh();
+    await memory.store({
+      key: "fact",
+      content: "My sister Clara works as a nurse at the clinic",
+      category: "core",
+    });
+    await memory.store({
+      key: "turn",
+      content: "User: My sister Clara lives in Hamburg and works as a nurse at the clinic",
+      category: "conversation",
+    });
+    await memory.store({
+      key: "other",
+      content: "User: Clara bought a red bike for the clinic commute",
+      category: "conversation",
+    });
+    // (a statement: a question answered by the fact would keep the fact first, as its answer)
+    const context = await buildMemoryContext(memory, "Clara the nurse at the clinic", {
+      explain: "full",
+    });
+    const keys = context.entries.map((entry) => entry.key);
+    expect(keys).toContain("turn");
+    expect(keys).not.toContain("fact");
+    expect(verdict(context, "fact")).toMatchObject({ kept: false, reason: "duplicate" });
+    expect(verdict(context, "fact").detail).toContain('"turn"');
+  });
+});
