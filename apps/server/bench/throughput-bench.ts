@@ -12,81 +12,19 @@
  * and it shares the machine's cores with the servers: on a 2-core machine it costs the servers
  * part of a core. Not a test: nothing is asserted.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type BenchSet, locomoSet, syntheticSet } from "./bench-data.js";
+import { importRows, reference as launchReference, ours } from "./bench-servers.js";
 import { type Call, type OperationResult, runOperation } from "./load.js";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "..");
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SETS = (process.env.BENCH_SETS ?? "locomo,synthetic").split(",");
 const RSS = process.env.BENCH_RSS !== "0";
-
-interface Running {
-  url: string;
-  child: ChildProcess;
-  stdout: { text: string };
-  stderr: { text: string };
-  stop(): Promise<void>;
-}
-
-function launch(command: string[], cwd: string): Promise<Running> {
-  const child = spawn(process.execPath, command, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  const stderr = { text: "" };
-  child.stderr!.on("data", (chunk) => {
-    stderr.text += chunk.toString();
-  });
-  const stdout = { text: "" };
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      stdout.text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(stdout.text);
-      if (match)
-        resolve({
-          url: match[1]!,
-          child,
-          stdout,
-          stderr,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once("exit", () => done());
-              child.kill("SIGTERM");
-            }),
-        });
-    });
-    child.once("exit", (code) =>
-      reject(new Error(`${command[0]} exited with ${code}: ${stderr.text}`)),
-    );
-  });
-}
-
-function ours(dir: string, workers: number, embedder = "noop"): Promise<Running> {
-  const config = path.join(dir, `memory-${embedder}.toml`);
-  writeFileSync(
-    config,
-    `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\n\n[server]\nmax_import_bytes = 1073741824\n`,
-  );
-  const args = [path.join(root, "dist/main.mjs"), "--config", config, "--port", "0"];
-  return launch([...args, "--workers", String(workers), "--allow-unauthenticated-loopback"], dir);
-}
-
-async function importRows(url: string, set: BenchSet): Promise<void> {
-  const lines = set.rows.map((row) => JSON.stringify({ ...row, category: "daily" }));
-  for (let start = 0; start < lines.length; start += 1000) {
-    const response = await fetch(`${url}/v1/import`, {
-      method: "POST",
-      body: lines.slice(start, start + 1000).join("\n"),
-    });
-    if (!response.ok) throw new Error(`import: HTTP ${response.status} ${await response.text()}`);
-  }
-}
 
 /** store, get, recall (and context, which the reference server does not have). */
 async function measure(url: string, set: BenchSet, run: string, context: boolean) {
@@ -142,12 +80,7 @@ async function benchSet(set: BenchSet): Promise<Row[]> {
       rows.push({ ...result, set: set.name, server, processes, load: now });
   };
   try {
-    const jsonl = path.join(dir, "rows.jsonl");
-    writeFileSync(jsonl, set.rows.map((row) => JSON.stringify(row)).join("\n"));
-    const reference = await launch(
-      [path.join(here, "reference-server.mjs"), path.join(dir, "reference.db"), jsonl],
-      dir,
-    );
+    const reference = await launchReference(dir, set);
     try {
       record("reference (node:http + FTS5)", 1, await measure(reference.url, set, "ref", false));
     } finally {

@@ -80,6 +80,14 @@ export function removeRelations(statements: StatementCache, removal: RelationRem
  * (bench:relations, 10k edges: 10.9 ms per relations(key)).
  */
 export function findRelations(statements: StatementCache, query: RelationQuery): Relation[] {
+  // Every recall asks for its results' `contradicts` edges (orderContradictions in @memory/core),
+  // and most namespaces have no edge at all: one primary-key seek answers that, where the
+  // statement below (two json_each lists, a UNION and a sort) cost about ten times as much.
+  const any = statements
+    .get("SELECT EXISTS (SELECT 1 FROM relations WHERE namespace = ?)")
+    .pluck()
+    .get(query.namespace);
+  if (any === 0) return [];
   // INDEXED BY: without ANALYZE statistics SQLite prefers the primary key's namespace prefix to
   // relations_to for the to_key side, which reads the whole namespace (bench:relations: 0.9 ms).
   const side = (

@@ -1,0 +1,101 @@
+/**
+ * The servers of the throughput benchmarks, as child processes: the reference server
+ * (reference-server.mjs) and ours (dist/main.mjs, SQLite, `noop` embedder unless told), and
+ * the import of a data set into ours. Shared by throughput-bench.ts and recall-cpu.ts.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BenchSet } from "./bench-data.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..");
+
+export interface Running {
+  url: string;
+  child: ChildProcess;
+  stdout: { text: string };
+  stderr: { text: string };
+  stop(): Promise<void>;
+}
+
+/** Starts `node <command>` in `cwd`; resolves once it prints "listening on <url>". */
+export function launch(
+  command: string[],
+  cwd: string,
+  nodeOptions: string[] = [],
+): Promise<Running> {
+  const child = spawn(process.execPath, [...nodeOptions, ...command], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stderr = { text: "" };
+  child.stderr!.on("data", (chunk) => {
+    stderr.text += chunk.toString();
+  });
+  const stdout = { text: "" };
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      stdout.text += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout.text);
+      if (match)
+        resolve({
+          url: match[1]!,
+          child,
+          stdout,
+          stderr,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once("exit", () => done());
+              child.kill("SIGTERM");
+            }),
+        });
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`${command[0]} exited with ${code}: ${stderr.text}`)),
+    );
+  });
+}
+
+/** The reference server over `rows.jsonl` (written here) in `dir`. */
+export function reference(dir: string, set: BenchSet): Promise<Running> {
+  const jsonl = path.join(dir, "rows.jsonl");
+  writeFileSync(jsonl, set.rows.map((row) => JSON.stringify(row)).join("\n"));
+  return launch(
+    [path.join(here, "reference-server.mjs"), path.join(dir, "reference.db"), jsonl],
+    dir,
+  );
+}
+
+/** Our server on `dir` with `workers` workers; `nodeOptions` (e.g. `--cpu-prof`) go to node. */
+export function ours(
+  dir: string,
+  workers: number,
+  embedder = "noop",
+  nodeOptions: string[] = [],
+): Promise<Running> {
+  const config = path.join(dir, `memory-${embedder}.toml`);
+  writeFileSync(
+    config,
+    `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\n\n[server]\nmax_import_bytes = 1073741824\n`,
+  );
+  const args = [path.join(root, "dist/main.mjs"), "--config", config, "--port", "0"];
+  return launch(
+    [...args, "--workers", String(workers), "--allow-unauthenticated-loopback"],
+    dir,
+    nodeOptions,
+  );
+}
+
+/** The set's rows into our server, 1,000 per `POST /v1/import`, category `daily`. */
+export async function importRows(url: string, set: BenchSet): Promise<void> {
+  const lines = set.rows.map((row) => JSON.stringify({ ...row, category: "daily" }));
+  for (let start = 0; start < lines.length; start += 1000) {
+    const response = await fetch(`${url}/v1/import`, {
+      method: "POST",
+      body: lines.slice(start, start + 1000).join("\n"),
+    });
+    if (!response.ok) throw new Error(`import: HTTP ${response.status} ${await response.text()}`);
+  }
+}
