@@ -97,8 +97,9 @@ function capitalisedRuns(words: readonly Token[]): Token[][] {
       next !== undefined &&
       !words.slice(index + 1, ahead + 1).some((later) => later.breakBefore) &&
       capitalised(next.text);
-    // "Tesla Model 3", "Route 66" (a year is no part of a name: "May 2023").
-    const number = run.length > 0 && /^\d{1,3}$/u.test(word.text);
+    // "Tesla Model 3" (a year is no part of a name: "May 2023"; after one word a number is more
+    // often a count: "Rosa 3 times").
+    const number = run.length > 1 && /^\d{1,3}$/u.test(word.text);
     if (joins || number) run.push(word);
     else close();
   }
