@@ -13,6 +13,7 @@ import { DEFAULT_RRF_K, rrfContribution } from "../algorithms/fusion.js";
 import { RecallCache } from "../algorithms/recall-cache.js";
 import { isMatchAllQuery, likeFallbackKeywords } from "../algorithms/search-terms.js";
 import { ENTITY_CATEGORY } from "../entities/entity-keys.js";
+import { asksGraph, expandGraph, type GraphAccess } from "./graph-expansion.js";
 import { type IntentWeights, queryIntent } from "./query-intent.js";
 import {
   addVectorHits,
@@ -71,6 +72,8 @@ export interface RecallEngineOptions {
   embedder?: { similarityCalibration?: VectorCalibration | undefined } | undefined;
   /** Clock for time decay (tests inject one). Default `Date.now`. */
   now?: () => number;
+  /** Edges and entries for graph expansion (`graph_expansion`; backends with relations). */
+  graph?: GraphAccess | undefined;
 }
 
 /**
@@ -91,9 +94,11 @@ export class RecallEngine {
   #cacheToken: unknown;
   readonly #uncacheable = new WeakSet<MemoryEntry[]>();
   readonly #intentWeights: IntentWeights;
+  readonly #graph: GraphAccess | undefined;
 
   constructor(options: RecallEngineOptions) {
     this.#stages = options.stages;
+    this.#graph = options.graph;
     this.#settings = options.settings;
     this.#now = options.now ?? Date.now;
     this.#calibration = resolveVectorCalibration(options.settings, options.embedder);
@@ -359,7 +364,7 @@ export class RecallEngine {
       }
     }
     const ownCandidates = list.length;
-    await addContext(list, filter, this.#settings, stages, async (found) => {
+    const measure = async (found: Candidate[]) => {
       if (queryVector && !keywordOnly)
         await measureCosines(found, stages, queryVector, calibration);
       if (scorer && (hybrid || keywordOnly)) measureKeyword(found, scorer);
@@ -368,7 +373,18 @@ export class RecallEngine {
         // Found by neither stage: no rank, so no rank-fusion value either.
         if (rrf) candidate.rrf = 0;
       }
-    });
+    };
+    await addContext(list, filter, this.#settings, stages, measure);
+    if (this.#settings.graphExpansion && this.#graph && asksGraph(request.query)) {
+      const raised = await expandGraph(
+        list,
+        filter,
+        keyword?.statistics.documents ?? 0,
+        this.#graph,
+        measure,
+      );
+      trace?.stage("context", raised, "candidates added or raised by following relations (graph)");
+    }
     const source: RecallExplain["source"] = hybrid ? "hybrid" : keywordOnly ? "keyword" : "vector";
     if (trace) {
       trace.source = source;

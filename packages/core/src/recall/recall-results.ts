@@ -1,4 +1,4 @@
-import type { MemoryEntry, RecallExplain, SearchMode } from "@memory/api";
+import type { MemoryEntry, RecallExplain, RecallGraphExplain, SearchMode } from "@memory/api";
 import { ageInDays, decayFactor } from "../algorithms/decay.js";
 import { ENTITY_CATEGORY } from "../entities/entity-keys.js";
 import { digits, type RecallTraceCollector } from "./recall-trace.js";
@@ -20,6 +20,8 @@ export interface ScoredCandidate {
   intent?: number;
   /** Relevance added by conversational context (absent when 0). */
   context?: number;
+  /** Relevance added by graph expansion, and through which edges (absent when none). */
+  graph?: RecallGraphExplain;
 }
 
 export interface FinalizeOptions {
@@ -163,6 +165,7 @@ function resultOf(
   if (candidate.rrf !== undefined) explain.rrf = candidate.rrf;
   if (candidate.intent !== undefined) explain.intent = candidate.intent;
   if (candidate.context !== undefined) explain.context = candidate.context;
+  if (candidate.graph !== undefined) explain.graph = candidate.graph;
   if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
   if (options.earlyReturn) explain.earlyReturn = true;
   if (options.degraded !== undefined) explain.degraded = options.degraded;
