@@ -26,22 +26,32 @@ async function seeded(graphExpansion: boolean) {
 describe("graph expansion (graph_expansion)", () => {
   it("is off by default: recall follows no edge", async () => {
     await using memory = await seeded(false);
-    const found = await memory.recall("Why did Caroline paint the kitchen?", { limit: 10 });
-    expect(found.map((entry) => entry.key)).not.toContain("t5");
+    const found = await memory.recall("Why did Caroline paint the kitchen?", {
+      limit: 10,
+      minScore: 0,
+    });
+    expect(found.map((entry) => entry.key)).toContain("t5");
     expect(found.every((entry) => entry.explain?.graph === undefined)).toBe(true);
+    const trace = await memory.explainRecall("Why did Caroline paint the kitchen?", { limit: 10 });
+    expect(trace.stages.map((stage) => stage.name)).not.toContain("graph");
   });
 
   it("adds an entry related to a good candidate, and says through which edge", async () => {
     await using memory = await seeded(true);
-    const found = await memory.recall("Why did Caroline paint the kitchen?", { limit: 10 });
+    const found = await memory.recall("Why did Caroline paint the kitchen?", {
+      limit: 10,
+      minScore: 0,
+    });
     const added = found.find((entry) => entry.key === "t5");
     expect(added?.explain?.graph?.via).toContainEqual({ from: "t4", type: "causes" });
     expect(added!.explain!.graph!.lift).toBeGreaterThan(0);
+    const trace = await memory.explainRecall("Why did Caroline paint the kitchen?", { limit: 10 });
+    expect(trace.stages.find((stage) => stage.name === "graph")?.count).toBeGreaterThan(0);
   });
 
   it("joins entries through a rare entity they share, and a speaker's name counts for little", async () => {
     await using memory = await seeded(true);
-    const found = await memory.recall("What did Biscuit chew?", { limit: 10 });
+    const found = await memory.recall("What did Biscuit chew?", { limit: 10, minScore: 0 });
     const beach = found.find((entry) => entry.key === "t2");
     expect(beach?.explain?.graph?.via).toContainEqual({
       from: "t3",

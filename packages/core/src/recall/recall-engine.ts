@@ -383,7 +383,7 @@ export class RecallEngine {
         this.#graph,
         measure,
       );
-      trace?.stage("context", raised, "candidates added or raised by following relations (graph)");
+      trace?.stage("graph", raised, "candidates added or raised by following relations");
     }
     const source: RecallExplain["source"] = hybrid ? "hybrid" : keywordOnly ? "keyword" : "vector";
     if (trace) {
