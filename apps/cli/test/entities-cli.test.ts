@@ -56,3 +56,35 @@ describe("memory entities and memory entity (SQLite, entity_reading = true)", ()
     expect(found.results.map((entry) => entry.key).sort()).toEqual(["t1", "t3"]);
   });
 });
+
+describe("memory recall --explain with graph_expansion = true", () => {
+  it("shows what following relations added, and through which edge", async () => {
+    const ws = new Workspace(
+      "",
+      'embedding_provider = "noop"\nentity_reading = true\ngraph_expansion = true',
+    );
+    try {
+      await ws.run([
+        "store",
+        "Caroline: I painted the kitchen blue.",
+        "--key",
+        "t4",
+        "-c",
+        "notes",
+      ]);
+      await ws.run(["store", "Caroline: The weather is nice.", "--key", "t5", "-c", "notes"]);
+      await ws.run(["relate", "t4", "t5", "causes"]);
+      const result = await ws.run([
+        "recall",
+        "Why did Caroline paint the kitchen?",
+        "--explain",
+        "--min-score",
+        "0",
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/graph \+0\.\d+ via t4 -causes->/);
+    } finally {
+      ws.remove();
+    }
+  }, 60_000);
+});
