@@ -288,6 +288,11 @@ export function buildOpenApiDocument(
         name: "relations",
         description: "Typed, weighted edges between entries of one namespace (docs/relations.md).",
       },
+      {
+        name: "entities",
+        description:
+          "People, places, organisations and products named in entries, read without a model (docs/entities.md).",
+      },
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },
       {

@@ -8,6 +8,8 @@ const TOOLS = [
   "memory_collection_sync",
   "memory_consolidate",
   "memory_context",
+  "memory_entities",
+  "memory_entity",
   "memory_forget",
   "memory_get",
   "memory_history",
@@ -80,6 +82,8 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
     { key: "user_editor", direction: "up" },
     { key: "user_editor", limit: 0 },
   ],
+  memory_entities: [{ namspace: "other" }, { top: 0 }],
+  memory_entity: [{ name: "Caroline", namspace: "other" }, {}, { name: "!!" }],
 };
 
 /**
@@ -209,6 +213,14 @@ export async function exerciseTools(client: Client, options: { remember: boolean
     arguments: { key: "user_editor" },
   });
   expect((after.structuredContent as Structured).relations).toEqual([]);
+
+  // Entities: this server does not read them (entity_reading off), and says so.
+  const entities = await client.callTool({ name: "memory_entities", arguments: {} });
+  expect(entities.isError, textOf(entities)).toBeFalsy();
+  expect((entities.structuredContent as Structured).entities).toEqual([]);
+  const entity = await client.callTool({ name: "memory_entity", arguments: { name: "Nobody" } });
+  expect(entity.isError).toBe(true);
+  expect(textOf(entity)).toMatch(/^NOT_FOUND: /);
 
   // Repair and history: the versions a same-key store keeps, a supersession and its undoing.
   for (const content of ["The user drinks green tea", "The user drinks black tea"])

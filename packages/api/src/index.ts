@@ -166,6 +166,7 @@ export {
   type MemoryEntry,
   type MergeStrategy,
   type RecallExplain,
+  type RecallGraphExplain,
   type RecallOptions,
   type SearchMode,
   type StoreInput,

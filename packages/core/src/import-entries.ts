@@ -10,6 +10,7 @@ import {
   normalizeImportEntry,
   nowIso,
 } from "@memory/api";
+import { planMentions } from "./entities/entity-mentions.js";
 import type { FacadeContext } from "./facade-context.js";
 import { ImportRelations } from "./relations/import-relations.js";
 import { embedDocuments, givenVector, vectorsWritable } from "./vector-state.js";
@@ -74,19 +75,26 @@ async function importLoop(
         if (vector) item.upsert.vector = vector;
       });
     }
+    const entries = batch.map((item) => item.upsert.entry);
+    // The entities the batch names, written with it (after the batch's own entries and edges, so
+    // positions in the result still match the batch).
+    const mentions = await planMentions(context, entries, {
+      replace: false,
+      batchKeys: new Set(entries.map((entry) => `${entry.namespace}\u0000${entry.key}`)),
+    });
     context.assertOpen();
     let refused: { index: number; code: string; message: string }[];
     try {
-      const edges = relations.take();
+      const edges = [...relations.take(), ...mentions.relations];
       const result = await context.driver.write({
-        upserts: batch.map((item) => item.upsert),
+        upserts: [...batch.map((item) => item.upsert), ...mentions.upserts],
         supersessions: [],
         deletes: [],
         refuseInvalidEntries: true,
         ...(edges.length > 0 ? { relations: edges } : {}),
         ...(embedder ? { vectorFingerprint: embedder.fingerprint } : {}),
       });
-      ({ refused } = result);
+      refused = result.refused.filter((item) => item.index < batch.length);
       relations.settle(result);
     } catch (error) {
       throw importStoppedError(error, report);

@@ -124,6 +124,24 @@ export {
   type PendingBatch,
   type PendingSource,
 } from "./embedding-worker.js";
+export {
+  ENTITY_CATEGORY,
+  ENTITY_KEY_PREFIX,
+  entityKey,
+  MENTIONS,
+} from "./entities/entity-keys.js";
+export { entityId, MAX_ENTITY_NAME_LENGTH } from "./entities/entity-name.js";
+export {
+  ENTITIES_READ_MAX,
+  ENTITY_MENTIONS_MAX,
+  type EntityOptions,
+  type EntityReport,
+  type EntitySummary,
+  entityReport,
+  type ListEntitiesOptions,
+  listEntities,
+} from "./entities/entity-queries.js";
+export { type EntityMention, type MentionSource, readEntities } from "./entities/read-entities.js";
 export { EXPORT_PAGE, LIST_LIMIT_MAX, TOP_CORE_DEFAULT, validateOffset } from "./entry-reads.js";
 export {
   FACADE_DEFAULTS,

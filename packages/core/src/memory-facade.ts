@@ -58,6 +58,7 @@ import { importEntries } from "./import-entries.js";
 import { keyHistory } from "./key-history.js";
 import * as leases from "./lease-operations.js";
 import { NoneDriver } from "./none-driver.js";
+import type { GraphAccess } from "./recall/graph-expansion.js";
 import { RecallEngine } from "./recall/recall-engine.js";
 import { orderContradictions } from "./relations/contradiction-order.js";
 import { entryRelations, relateEntries, unrelateEntries } from "./relations/relation-operations.js";
@@ -166,6 +167,7 @@ export class MemoryFacade implements Memory {
       embedder: options.embedder,
       now: options.now,
       stages: facadeStages(() => driver.recallStages, unavailable),
+      graph: graphAccess(driver),
     });
     const worker = new EmbeddingWorker<unknown, PendingBatchOf>(
       pendingSource(() => context, isClosed),
@@ -383,6 +385,17 @@ export class MemoryFacade implements Memory {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/** What graph expansion reads from a driver with relations (undefined without). */
+function graphAccess(driver: MemoryDriver): GraphAccess | undefined {
+  const relations = driver.relations;
+  if (!driver.capabilities.relations || !relations) return undefined;
+  return {
+    edges: (namespace, keys, limit) =>
+      relations.find({ namespace, keys, direction: "both", limit }),
+    read: (namespace, keys) => driver.read(keys.map((key) => ({ namespace, key }))),
+  };
 }
 
 /** The `Memory` over `driver`: every backend's public factory is this plus its driver. */

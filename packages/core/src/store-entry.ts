@@ -15,6 +15,7 @@ import { checkConflicts, conflictCheckApplies, withConflict } from "./conflicts/
 import { conflictQuery } from "./conflicts/conflict-query.js";
 import { conflictRecordOf, conflictSupersessionRecord } from "./conflicts/decision-record.js";
 import { readFact } from "./conflicts/facts/read-fact.js";
+import { planMentions } from "./entities/entity-mentions.js";
 import type { FacadeContext } from "./facade-context.js";
 import { facadeStages } from "./facade-stages.js";
 import { planVersion } from "./key-history.js";
@@ -72,12 +73,20 @@ export async function storeEntry(context: FacadeContext, input: StoreInput): Pro
     }
   }
   const links = decision ? contradictsRelations(decision, record) : [];
+  // The entities the entry names, in its own batch (after planVersion: the edges carry its time).
+  const mentions = await planMentions(context, [record], { replace: true });
+  const edges = [...links, ...mentions.relations];
   context.assertOpen();
   const result = await driver.write({
-    upserts: [{ entry: record, ...(vector ? { vector } : {}) }, ...version.upserts],
+    upserts: [
+      { entry: record, ...(vector ? { vector } : {}) },
+      ...version.upserts,
+      ...mentions.upserts,
+    ],
     supersessions: planned,
     deletes: version.deletes,
-    ...(links.length > 0 ? { relations: links } : {}),
+    ...(edges.length > 0 ? { relations: edges } : {}),
+    ...(mentions.unrelations.length > 0 ? { unrelations: mentions.unrelations } : {}),
     ...(options.embedder ? { vectorFingerprint: options.embedder.fingerprint } : {}),
   });
   context.written(record.namespace);

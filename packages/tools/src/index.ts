@@ -5,6 +5,8 @@ export {
   collectionNameInput,
   collectionsInput,
   contextInput,
+  entitiesInput,
+  entityInput,
   forgetInput,
   historyInput,
   LIST_DEFAULT_LIMIT,

@@ -192,3 +192,18 @@ export const relationsInput = {
     .describe("Only these relation types (default every type)."),
   limit: z.number().int().min(1).max(100).optional().describe("At most this many; default 20."),
 };
+
+/** `memory_entities`: how many to list. */
+export const entitiesInput = {
+  top: z.number().int().min(1).max(100).optional().describe("The N most mentioned; default 20."),
+};
+
+/** `memory_entity`: the name, and how many memories to show. */
+export const entityInput = {
+  name: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('The name as people write it, e.g. "Melanie" or "Golden Gate Bridge".'),
+  limit: z.number().int().min(1).max(100).optional().describe("At most this many; default 10."),
+};

@@ -20,6 +20,8 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_collection_remove",
   "memory_relate",
   "memory_relations",
+  "memory_entities",
+  "memory_entity",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -153,6 +155,20 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     title: "How a memory connects to others",
     description:
       'List the edges of one memory (what it causes, supports, contradicts, follows...; outgoing, incoming or both), strongest first, with the other memory\'s key and a short excerpt. Use it to answer "why" or "what led to" questions from a memory you already found, then memory_get to read a related one in full.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_entities: {
+    name: "memory_entities",
+    title: "Who and what the memory names",
+    description:
+      "List the people, places, organisations and products that stored memories name, most mentioned first, with how many memories name each. Use it to see who and what the memory knows about, then memory_entity to read what it says about one of them.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_entity: {
+    name: "memory_entity",
+    title: "What the memory says about someone or something",
+    description:
+      'Read the memories that name one person, place, organisation or product, newest first ("Melanie", "melanie\'s" and "MELANIE" are the same). Use it for questions about someone or something by name; memory_get reads a memory in full.',
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };

@@ -78,6 +78,13 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
     const contradicts = entry.explain?.contradicts;
     if (explain && contradicts)
       lines.push(`   ${style.dim(`contradicts ${contradicts.join(", ")} (ranked above them)`)}`);
+    const graph = entry.explain?.graph;
+    if (explain && graph) {
+      const paths = graph.via.map(
+        (path) => `${path.from} -${path.type}->${path.through ? ` ${path.through} ->` : ""}`,
+      );
+      lines.push(`   ${style.dim(`graph +${fixed(graph.lift, 3)} via ${paths.join("; ")}`)}`);
+    }
   });
   return lines;
 }

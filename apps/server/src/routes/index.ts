@@ -1,5 +1,6 @@
 import type { RouteSpec } from "../route-spec.js";
 import { collectionRoutes } from "./collection-routes.js";
+import { entityRoutes } from "./entity-routes.js";
 import { fileRoutes } from "./file-routes.js";
 import { healthRoutes } from "./health-routes.js";
 import { jobRoutes } from "./job-routes.js";
@@ -20,6 +21,7 @@ export const routes: RouteSpec[] = [
   ...memoryRoutes,
   ...repairRoutes,
   ...relationRoutes,
+  ...entityRoutes,
   ...namespaceRoutes,
   ...recallRoutes,
   ...transferRoutes,

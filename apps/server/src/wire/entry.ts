@@ -29,6 +29,17 @@ export const RecallExplainSchema = named(
         .describe(
           "What the entry's session (adjacent turns, its best other match) added to its relevance; absent when nothing.",
         ),
+      graph: z
+        .object({
+          lift: z.number(),
+          via: z.array(
+            z.object({ from: z.string(), type: z.string(), through: z.string().optional() }),
+          ),
+        })
+        .optional()
+        .describe(
+          "graph_expansion: what following relations from the best candidates added to its relevance, and through which edges; absent when nothing.",
+        ),
       fused: z
         .number()
         .describe("Relevance before decay, 0..1 (its own, adjusted by intent, raised by context)."),

@@ -81,6 +81,7 @@ export const RecallTraceSchema = named(
           "like",
           "filter",
           "collections",
+          "graph",
         ]),
         count: z.number(),
         detail: z.string().optional(),

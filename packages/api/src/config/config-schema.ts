@@ -89,6 +89,10 @@ export const memorySettingsSchema = z
     conflict_mode: z.enum(["off", "rules", "jaccard", "combined"]).default("rules"),
     /** `supersede` (default): the older entry is hidden from recall; `flag`: recorded, nothing hidden. */
     conflict_policy: z.enum(["supersede", "flag", "link"]).default("supersede"),
+    /** Entities read from each stored entry, joined by `mentions` relations (docs/entities.md). */
+    entity_reading: z.boolean().default(false),
+    /** Recall follows relations from its best candidates (docs/retrieval-quality.md); off by default. */
+    graph_expansion: z.boolean().default(false),
     /** `chat`: with a chat model configured, decisions close to the line are confirmed by it. */
     conflict_confirm: z.enum(["off", "chat"]).default("off"),
     /** Longest wait for the confirming model; past it the rules decide and the store goes on. */

@@ -90,6 +90,21 @@ export interface RecallExplain {
    * by `conflict_policy = "link"`). When both are returned, this entry ranks above them.
    */
   contradicts?: string[];
+  /**
+   * Graph expansion (`graph_expansion`): what following relations from the best candidates added
+   * to this entry's relevance (`lift`), through which edges (`via`: the candidate it was reached
+   * from, the relation type and, through an entity both name, the entity's key). Absent when
+   * nothing was added.
+   */
+  graph?: RecallGraphExplain;
+}
+
+/** How graph expansion reached a result (`RecallExplain.graph`). */
+export interface RecallGraphExplain {
+  /** Relevance added, in [0, 1]. */
+  lift: number;
+  /** The strongest paths, at most 3. */
+  via: { from: string; type: string; through?: string }[];
 }
 
 /** One stored memory. */

@@ -115,7 +115,8 @@ export interface RecallTraceStage {
     | "finalize"
     | "like"
     | "filter"
-    | "collections";
+    | "collections"
+    | "graph";
   /** Entries the step produced (candidates found, or results kept). */
   count: number;
   /** What the step did, in a sentence (why it was skipped, what it was asked for). */

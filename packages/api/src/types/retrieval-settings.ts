@@ -82,4 +82,15 @@ export interface RetrievalSettings {
   conflictConfirmTimeoutMs: number;
   /** `conflict_categories`: comma-separated categories checked on store (default `core`). */
   conflictCategories: string;
+  /**
+   * `entity_reading`: each stored entry's named people, places, organisations and products are
+   * read (no model) and joined to one `entity` entry per name with a `mentions` relation
+   * (backends with relations only; docs/entities.md).
+   */
+  entityReading: boolean;
+  /**
+   * `graph_expansion`: recall follows the relations of its best candidates (depth 2, at most 30
+   * entries) for questions that ask why/how or name an entity, and says so in `explain.graph`.
+   */
+  graphExpansion: boolean;
 }

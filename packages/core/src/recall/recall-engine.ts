@@ -12,6 +12,8 @@ import type {
 import { DEFAULT_RRF_K, rrfContribution } from "../algorithms/fusion.js";
 import { RecallCache } from "../algorithms/recall-cache.js";
 import { isMatchAllQuery, likeFallbackKeywords } from "../algorithms/search-terms.js";
+import { ENTITY_CATEGORY } from "../entities/entity-keys.js";
+import { asksGraph, expandGraph, type GraphAccess } from "./graph-expansion.js";
 import { type IntentWeights, queryIntent } from "./query-intent.js";
 import {
   addVectorHits,
@@ -37,6 +39,32 @@ import {
 } from "./trace-assembly.js";
 import { embedQuery, keywordDecisive } from "./vector-gate.js";
 
+/** Entity entries stay out of a recall unless its categories name them (docs/entities.md). */
+function hidesEntities(request: Request): boolean {
+  return !request.filter.categories?.includes(ENTITY_CATEGORY);
+}
+
+/**
+ * The most recent entries, `limit` of them after entity entries are left out: asked again for
+ * more while the hidden ones took places and the stage had more to give.
+ */
+async function recentEntries(stages: RecallStages, request: Request): Promise<MemoryEntry[]> {
+  const { filter, limit } = request;
+  let asked = limit;
+  let recent = await stages.recent(filter, asked);
+  if (!hidesEntities(request)) return recent;
+  const shown = () => recent.filter((entry) => entry.category !== ENTITY_CATEGORY).length;
+  while (recent.length === asked && shown() < limit) {
+    asked = Math.min(asked * 4, RECENT_ASK_MAX);
+    if (asked === recent.length) break;
+    recent = await stages.recent(filter, asked);
+  }
+  return recent;
+}
+
+/** Most entries a match-all recall reads to fill its limit past hidden entity entries. */
+const RECENT_ASK_MAX = 100_000;
+
 export interface RecallEngineOptions {
   stages: RecallStages;
   settings: RetrievalSettings;
@@ -44,6 +72,8 @@ export interface RecallEngineOptions {
   embedder?: { similarityCalibration?: VectorCalibration | undefined } | undefined;
   /** Clock for time decay (tests inject one). Default `Date.now`. */
   now?: () => number;
+  /** Edges and entries for graph expansion (`graph_expansion`; backends with relations). */
+  graph?: GraphAccess | undefined;
 }
 
 /**
@@ -64,9 +94,11 @@ export class RecallEngine {
   #cacheToken: unknown;
   readonly #uncacheable = new WeakSet<MemoryEntry[]>();
   readonly #intentWeights: IntentWeights;
+  readonly #graph: GraphAccess | undefined;
 
   constructor(options: RecallEngineOptions) {
     this.#stages = options.stages;
+    this.#graph = options.graph;
     this.#settings = options.settings;
     this.#now = options.now ?? Date.now;
     this.#calibration = resolveVectorCalibration(options.settings, options.embedder);
@@ -192,6 +224,7 @@ export class RecallEngine {
         // "Most recent entries" is not a search: only an explicit threshold applies to it.
         minScore: source === "recent" && !request.explicitMinScore ? 0 : request.minScore,
         includeSuperseded: request.filter.includeSuperseded,
+        hideEntities: hidesEntities(request),
         halfLifeDays: this.#settings.halfLifeDays,
         now: this.#now(),
         ...extra,
@@ -205,7 +238,7 @@ export class RecallEngine {
     const stages = this.#stages;
     const { mode, filter, limit } = request;
     if (isMatchAllQuery(request.query)) {
-      const recent = await stages.recent(filter, limit);
+      const recent = await recentEntries(stages, request);
       const availability = mode === "bm25" ? { usable: true } : await stages.vectorAvailability();
       if (trace) {
         trace.source = "recent";
@@ -331,7 +364,7 @@ export class RecallEngine {
       }
     }
     const ownCandidates = list.length;
-    await addContext(list, filter, this.#settings, stages, async (found) => {
+    const measure = async (found: Candidate[]) => {
       if (queryVector && !keywordOnly)
         await measureCosines(found, stages, queryVector, calibration);
       if (scorer && (hybrid || keywordOnly)) measureKeyword(found, scorer);
@@ -340,7 +373,18 @@ export class RecallEngine {
         // Found by neither stage: no rank, so no rank-fusion value either.
         if (rrf) candidate.rrf = 0;
       }
-    });
+    };
+    await addContext(list, filter, this.#settings, stages, measure);
+    if (this.#settings.graphExpansion && this.#graph && asksGraph(request.query)) {
+      const raised = await expandGraph(
+        list,
+        filter,
+        keyword?.statistics.documents ?? 0,
+        this.#graph,
+        measure,
+      );
+      trace?.stage("graph", raised, "candidates added or raised by following relations");
+    }
     const source: RecallExplain["source"] = hybrid ? "hybrid" : keywordOnly ? "keyword" : "vector";
     if (trace) {
       trace.source = source;

@@ -1,5 +1,6 @@
-import type { MemoryEntry, RecallExplain, SearchMode } from "@memory/api";
+import type { MemoryEntry, RecallExplain, RecallGraphExplain, SearchMode } from "@memory/api";
 import { ageInDays, decayFactor } from "../algorithms/decay.js";
+import { ENTITY_CATEGORY } from "../entities/entity-keys.js";
 import { digits, type RecallTraceCollector } from "./recall-trace.js";
 
 /** One candidate with every part of its score measured. */
@@ -19,6 +20,8 @@ export interface ScoredCandidate {
   intent?: number;
   /** Relevance added by conversational context (absent when 0). */
   context?: number;
+  /** Relevance added by graph expansion, and through which edges (absent when none). */
+  graph?: RecallGraphExplain;
 }
 
 export interface FinalizeOptions {
@@ -28,6 +31,8 @@ export interface FinalizeOptions {
   limit: number;
   minScore: number;
   includeSuperseded: boolean;
+  /** Entity entries are left out (the recall's categories do not name `entity`). */
+  hideEntities: boolean;
   halfLifeDays: number;
   now: number;
   earlyReturn?: boolean;
@@ -68,7 +73,8 @@ function decayOf(entry: MemoryEntry, options: FinalizeOptions): number {
 }
 
 /**
- * The last steps, the same for every source: superseded entries dropped unless asked for, time
+ * The last steps, the same for every source: entity entries dropped unless their category is
+ * asked for, superseded entries dropped unless asked for, time
  * decay for non-core entries (score = relevance x decay), `minScore`, order, `limit`. Searches
  * are ordered by score (or, with `rrf`, by rank fusion x decay); "recent" keeps its order.
  * A `trace` (explainRecall only) is told every drop, with its reason, where it happens.
@@ -82,6 +88,14 @@ export function finalizeResults(
   const kept: Kept[] = [];
   for (const candidate of candidates) {
     const { entry } = candidate;
+    if (options.hideEntities && entry.category === ENTITY_CATEGORY) {
+      trace?.drop(
+        resultOf(candidate, 1, candidate.relevance, options),
+        "filtered",
+        `an entity entry: recall leaves them out unless categories names "${ENTITY_CATEGORY}"`,
+      );
+      continue;
+    }
     if (entry.supersededBy !== undefined && !options.includeSuperseded) {
       if (trace) {
         const decay = decayOf(entry, options);
@@ -151,6 +165,7 @@ function resultOf(
   if (candidate.rrf !== undefined) explain.rrf = candidate.rrf;
   if (candidate.intent !== undefined) explain.intent = candidate.intent;
   if (candidate.context !== undefined) explain.context = candidate.context;
+  if (candidate.graph !== undefined) explain.graph = candidate.graph;
   if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
   if (options.earlyReturn) explain.earlyReturn = true;
   if (options.degraded !== undefined) explain.degraded = options.degraded;

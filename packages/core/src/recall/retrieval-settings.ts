@@ -28,6 +28,8 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   conflictPolicy: "conflict_policy",
   conflictConfirm: "conflict_confirm",
   conflictConfirmTimeoutMs: "conflict_confirm_timeout_ms",
+  entityReading: "entity_reading",
+  graphExpansion: "graph_expansion",
 };
 
 /** The names of the retrieval options (camelCase). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ConformanceOptions } from "../conformance-options.js";
 import { declares, itWith } from "../declarations.js";
 import { useInstances } from "../fixture.js";
+import { relationsEntitiesTests } from "./relations-entities.js";
 import { relationsLinkTests } from "./relations-link.js";
 
 /** The thrown error's code (fails the test when nothing or something untyped is thrown). */
@@ -303,5 +304,6 @@ export function relationsGroup(options: ConformanceOptions): void {
     );
 
     relationsLinkTests(options, instances, withRelations);
+    relationsEntitiesTests(options, instances, withRelations);
   });
 }

@@ -7,6 +7,7 @@ import { contextCommand } from "./context.js";
 import { countCommand } from "./count.js";
 import { curateCommand } from "./curate.js";
 import { doctorCommand } from "./doctor.js";
+import { entitiesCommand, entityCommand } from "./entities.js";
 import { evalCommand } from "./eval.js";
 import { explainCommand } from "./explain.js";
 import { exportCommand } from "./export.js";
@@ -51,6 +52,8 @@ export const COMMANDS: readonly CommandRegistration[] = [
   relateCommand,
   unrelateCommand,
   graphCommand,
+  entitiesCommand,
+  entityCommand,
   purgeCommand,
   countCommand,
   exportCommand,

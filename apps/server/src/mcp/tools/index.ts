@@ -5,6 +5,8 @@ import { memoryCollectionRemove } from "./memory-collection-remove.js";
 import { memoryCollectionSync } from "./memory-collection-sync.js";
 import { memoryConsolidate } from "./memory-consolidate.js";
 import { memoryContext } from "./memory-context.js";
+import { memoryEntities } from "./memory-entities.js";
+import { memoryEntity } from "./memory-entity.js";
 import { memoryForget } from "./memory-forget.js";
 import { memoryGet } from "./memory-get.js";
 import { memoryHistory } from "./memory-history.js";
@@ -30,6 +32,8 @@ export const MEMORY_TOOLS: readonly McpTool[] = [
   memoryHistory,
   memoryRelate,
   memoryRelations,
+  memoryEntities,
+  memoryEntity,
   memoryConsolidate,
   memoryRemember,
   memoryCollectionList,
