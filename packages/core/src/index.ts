@@ -124,6 +124,7 @@ export {
   type PendingBatch,
   type PendingSource,
 } from "./embedding-worker.js";
+export { entityId, MAX_ENTITY_NAME_LENGTH } from "./entities/entity-name.js";
 export { EXPORT_PAGE, LIST_LIMIT_MAX, TOP_CORE_DEFAULT, validateOffset } from "./entry-reads.js";
 export {
   FACADE_DEFAULTS,
@@ -202,6 +203,11 @@ export {
   type RelationGraphOptions,
   relationGraph,
 } from "./relations/relation-graph.js";
+export {
+  RESERVED_CATEGORIES,
+  recallExclusions,
+  TRIPLE_CATEGORY,
+} from "./reserved-categories.js";
 export { abortableSleep, type Sleep } from "./sleep.js";
 export {
   encodeSnapshotMetadata,
