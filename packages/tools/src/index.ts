@@ -7,6 +7,7 @@ export {
   contextInput,
   forgetInput,
   historyInput,
+  knowledgeGraphInput,
   LIST_DEFAULT_LIMIT,
   listInput,
   namespaceInput,

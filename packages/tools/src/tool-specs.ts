@@ -20,6 +20,7 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_collection_remove",
   "memory_relate",
   "memory_relations",
+  "memory_kg",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -153,6 +154,13 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     title: "How a memory connects to others",
     description:
       'List the edges of one memory (what it causes, supports, contradicts, follows...; outgoing, incoming or both), strongest first, with the other memory\'s key and a short excerpt. Use it to answer "why" or "what led to" questions from a memory you already found, then memory_get to read a related one in full.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_kg: {
+    name: "memory_kg",
+    title: "Facts about a person or thing, at a time",
+    description:
+      'List the knowledge-graph facts about one entity (a person, place, organisation or thing; "user" for the user) as subject-predicate-object triples (lives_in, works_at, works_as, spouse, friend, likes, owns...), each with the time it became true and, when a newer value replaced it, the time it stopped. Without asOf: what holds now; with asOf (a date or an RFC 3339 time): what held then, e.g. "where did the user live in March 2025?". The triples come from what the user said (remember, mine --synthesize).',
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };

@@ -3,6 +3,7 @@ import { collectionRoutes } from "./collection-routes.js";
 import { fileRoutes } from "./file-routes.js";
 import { healthRoutes } from "./health-routes.js";
 import { jobRoutes } from "./job-routes.js";
+import { knowledgeGraphRoutes } from "./knowledge-graph-routes.js";
 import { memoryRoutes } from "./memory-routes.js";
 import { namespaceRoutes } from "./namespace-routes.js";
 import { recallRoutes } from "./recall-routes.js";
@@ -20,6 +21,7 @@ export const routes: RouteSpec[] = [
   ...memoryRoutes,
   ...repairRoutes,
   ...relationRoutes,
+  ...knowledgeGraphRoutes,
   ...namespaceRoutes,
   ...recallRoutes,
   ...transferRoutes,

@@ -19,6 +19,7 @@ import { hygieneCommand } from "./hygiene.js";
 import { importCommand } from "./import.js";
 import { initCommand } from "./init.js";
 import { jobsCommand } from "./jobs.js";
+import { kgCommand } from "./kg.js";
 import { listCommand } from "./list.js";
 import { mcpCommand } from "./mcp.js";
 import { migrateCommand } from "./migrate.js";
@@ -51,6 +52,7 @@ export const COMMANDS: readonly CommandRegistration[] = [
   relateCommand,
   unrelateCommand,
   graphCommand,
+  kgCommand,
   purgeCommand,
   countCommand,
   exportCommand,

@@ -8,6 +8,7 @@ import { memoryContext } from "./memory-context.js";
 import { memoryForget } from "./memory-forget.js";
 import { memoryGet } from "./memory-get.js";
 import { memoryHistory } from "./memory-history.js";
+import { memoryKg } from "./memory-kg.js";
 import { memoryList } from "./memory-list.js";
 import { memoryRecall } from "./memory-recall.js";
 import { memoryRelate } from "./memory-relate.js";
@@ -30,6 +31,7 @@ export const MEMORY_TOOLS: readonly McpTool[] = [
   memoryHistory,
   memoryRelate,
   memoryRelations,
+  memoryKg,
   memoryConsolidate,
   memoryRemember,
   memoryCollectionList,
