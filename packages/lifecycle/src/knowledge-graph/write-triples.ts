@@ -63,17 +63,25 @@ function predicateName(text: string): string {
  * `derived_from` edge to its new source; a new value of a single-valued predicate closes the
  * triple that held then (its `validTo` becomes the new `validFrom`) and, when a later value is
  * already known (conversations mined out of order), ends where that one starts. Multi-valued
- * predicates never close each other.
+ * predicates never close each other. `cache` (namespace -> its triples) saves the scan of the
+ * namespace's triples across calls of one job.
  */
 export async function writeTriples(
   memory: Memory,
   inputs: readonly TripleInput[],
   scope: { namespace?: string; sessionId?: string },
   report: TripleReport = emptyTripleReport(),
+  cache?: Map<string, StoredTriple[]>,
 ): Promise<TripleReport> {
   if (inputs.length === 0) return report;
   const namespace = scope.namespace ?? "default";
-  const known = await readTriples(memory, namespace);
+  // A job that writes many batches (mine --synthesize) scans each namespace once: the cache is
+  // kept current by this function, so it holds while this process is the only writer.
+  let known = cache?.get(namespace);
+  if (known === undefined) {
+    known = await readTriples(memory, namespace);
+    cache?.set(namespace, known);
+  }
   const relations = memory.capabilities.relations === true;
   const write = async (record: TripleRecord, key: string) => {
     await memory.store({
@@ -116,8 +124,9 @@ export async function writeTriples(
             triple.object !== object,
         );
         for (const previous of others.filter((triple) => validAt(triple, validFrom))) {
+          // Stored first, then changed in `known`: a failed store leaves the cache true.
+          await write({ ...previous, validTo: validFrom }, previous.key);
           previous.validTo = validFrom;
-          await write(previous, previous.key);
           report.closed.push({ ...previous });
         }
         const later = others

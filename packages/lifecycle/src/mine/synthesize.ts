@@ -3,6 +3,7 @@ import { computeImportance } from "@memory/core";
 import { z } from "zod";
 import { completeJson } from "../chat-json.js";
 import { modelTripleSchema, triplePrompt } from "../knowledge-graph/predicates.js";
+import type { StoredTriple } from "../knowledge-graph/triple-record.js";
 import {
   emptyTripleReport,
   type TripleInput,
@@ -125,6 +126,7 @@ export async function synthesize(
     triples: emptyTripleReport(),
   };
   const withTriples = options.triples ?? true;
+  const knownTriples = new Map<string, StoredTriple[]>();
   const now = options.now ?? (() => new Date());
   for (const source of sources) {
     if (options.signal?.aborted) break;
@@ -193,6 +195,7 @@ export async function synthesize(
         triples,
         { namespace: source.namespace, sessionId: source.sessionId },
         report.triples,
+        knownTriples,
       );
     } catch (error) {
       if (!MemoryError.isInstance(error)) throw error;
