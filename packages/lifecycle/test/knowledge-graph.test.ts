@@ -2,6 +2,7 @@ import type { Memory } from "@memory/api";
 import { MemoryError } from "@memory/api";
 import { describe, expect, it } from "vitest";
 import {
+  buildMemoryContext,
   ChatOutputError,
   knowledgeGraph,
   parseTriple,
@@ -104,6 +105,11 @@ async function expectMoveGraph(memory: Memory) {
     minScore: 0,
   });
   expect(asked.map((entry) => entry.key)).toContain("triple:user|lives_in|lyon");
+  // Nor in the memory context: the fact is there, its triple is not.
+  const context = await buildMemoryContext(memory, "Where do I live now, lyon or paris?");
+  expect(context.text).toContain("The user lives in Lyon");
+  expect(context.text).not.toContain("lives_in");
+  expect(context.entries.map((entry) => entry.category)).not.toContain("triple");
 }
 
 describe("knowledge-graph triples from remember (loopback OpenAI-compatible server)", () => {
