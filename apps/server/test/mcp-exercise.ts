@@ -11,6 +11,7 @@ const TOOLS = [
   "memory_forget",
   "memory_get",
   "memory_history",
+  "memory_kg",
   "memory_list",
   "memory_recall",
   "memory_relate",
@@ -73,6 +74,13 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
     { from: "user_editor", to: "user_editor", type: "causes" },
     { from: "user_editor", to: "today", type: "no spaces" },
     { from: "user_editor", to: "today", type: "causes", weight: 2 },
+  ],
+  memory_kg: [
+    { entity: "user", namspace: "other" },
+    {},
+    { entity: "" },
+    { entity: "user", asOf: "someday" },
+    { entity: "1234" },
   ],
   memory_relations: [
     { key: "user_editor", namspace: "other" },
@@ -209,6 +217,11 @@ export async function exerciseTools(client: Client, options: { remember: boolean
     arguments: { key: "user_editor" },
   });
   expect((after.structuredContent as Structured).relations).toEqual([]);
+
+  // Knowledge graph: no triple was written here, so nothing holds (docs/knowledge-graph.md).
+  const kg = await client.callTool({ name: "memory_kg", arguments: { entity: "user" } });
+  expect(kg.isError, textOf(kg)).toBeFalsy();
+  expect(textOf(kg)).toMatch(/^No fact about "user" holds at /);
 
   // Repair and history: the versions a same-key store keeps, a supersession and its undoing.
   for (const content of ["The user drinks green tea", "The user drinks black tea"])
