@@ -13,6 +13,7 @@ const TOOLS = [
   "memory_forget",
   "memory_get",
   "memory_history",
+  "memory_kg",
   "memory_list",
   "memory_recall",
   "memory_relate",
@@ -75,6 +76,13 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
     { from: "user_editor", to: "user_editor", type: "causes" },
     { from: "user_editor", to: "today", type: "no spaces" },
     { from: "user_editor", to: "today", type: "causes", weight: 2 },
+  ],
+  memory_kg: [
+    { entity: "user", namspace: "other" },
+    {},
+    { entity: "" },
+    { entity: "user", asOf: "someday" },
+    { entity: "1234" },
   ],
   memory_relations: [
     { key: "user_editor", namspace: "other" },
@@ -221,6 +229,10 @@ export async function exerciseTools(client: Client, options: { remember: boolean
   const entity = await client.callTool({ name: "memory_entity", arguments: { name: "Nobody" } });
   expect(entity.isError).toBe(true);
   expect(textOf(entity)).toMatch(/^NOT_FOUND: /);
+  // Knowledge graph: no triple was written here, so nothing holds (docs/knowledge-graph.md).
+  const kg = await client.callTool({ name: "memory_kg", arguments: { entity: "user" } });
+  expect(kg.isError, textOf(kg)).toBeFalsy();
+  expect(textOf(kg)).toMatch(/^No fact about "user" holds at /);
 
   // Repair and history: the versions a same-key store keeps, a supersession and its undoing.
   for (const content of ["The user drinks green tea", "The user drinks black tea"])

@@ -228,6 +228,12 @@ export interface NormalizedFilter {
   namespace: string | undefined;
   sessionId: string | undefined;
   categories: Category[] | undefined;
+  /**
+   * Categories left out even though `categories` does not name them: recall sets it to the
+   * reserved categories (`@memory/core` RESERVED_CATEGORIES, e.g. knowledge-graph `triple`
+   * entries) so they never crowd out memories. Every stage applies it before its limit.
+   */
+  excludeCategories?: readonly Category[];
   since: string | undefined;
   until: string | undefined;
   includeSuperseded: boolean;

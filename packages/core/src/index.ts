@@ -220,6 +220,11 @@ export {
   type RelationGraphOptions,
   relationGraph,
 } from "./relations/relation-graph.js";
+export {
+  RESERVED_CATEGORIES,
+  recallExclusions,
+  TRIPLE_CATEGORY,
+} from "./reserved-categories.js";
 export { abortableSleep, type Sleep } from "./sleep.js";
 export {
   encodeSnapshotMetadata,

@@ -121,6 +121,32 @@ export {
   runHygiene,
 } from "./hygiene.js";
 export {
+  type KnowledgeGraph,
+  type KnowledgeGraphOptions,
+  knowledgeGraph,
+} from "./knowledge-graph/knowledge-graph.js";
+export {
+  isPredicate,
+  isSingleValued,
+  type ModelTriple,
+  PREDICATE_NAMES,
+  PREDICATES,
+  type Predicate,
+} from "./knowledge-graph/predicates.js";
+export {
+  parseTriple,
+  readTriples,
+  type StoredTriple,
+  type TripleRecord,
+  tripleKey,
+} from "./knowledge-graph/triple-record.js";
+export {
+  emptyTripleReport,
+  type TripleInput,
+  type TripleReport,
+  writeTriples,
+} from "./knowledge-graph/write-triples.js";
+export {
   buildMemoryContext,
   MEMORY_CONTEXT_DEFAULTS,
   MEMORY_CONTEXT_HEADER,
@@ -144,6 +170,7 @@ export {
   mineConversations,
   SYNTHESIS_KINDS,
   SYNTHESIS_SYSTEM_PROMPT,
+  SYNTHESIS_TRIPLES_SYSTEM_PROMPT,
   type SynthesisReport,
   synthesizedFactKey,
 } from "./mine/index.js";
@@ -154,6 +181,7 @@ export {
   type FactKind,
   factKey,
   REMEMBER_SYSTEM_PROMPT,
+  REMEMBER_TRIPLES_SYSTEM_PROMPT,
   type RememberOptions,
   type RememberResult,
   type RememberTurn,

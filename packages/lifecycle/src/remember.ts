@@ -3,6 +3,12 @@ import { computeImportance, shouldAutosave } from "@memory/core";
 import { z } from "zod";
 import { autosaveKey } from "./autosave-turn.js";
 import { completeJson } from "./chat-json.js";
+import { modelTripleSchema, triplePrompt } from "./knowledge-graph/predicates.js";
+import {
+  emptyTripleReport,
+  type TripleReport,
+  writeTriples,
+} from "./knowledge-graph/write-triples.js";
 
 /** What a durable fact is about. */
 export const FACT_KINDS = ["preference", "decision", "biographical", "project", "fact"] as const;
@@ -23,6 +29,8 @@ export const extractedFactsSchema = z.object({
         content: z.string().trim().min(1).max(2000),
         kind: z.enum(FACT_KINDS),
         importance: z.number().min(0).max(1).optional(),
+        /** Knowledge-graph triples the fact states (docs/knowledge-graph.md). */
+        triples: z.array(modelTripleSchema).max(10).optional(),
       }),
     )
     .max(20),
@@ -43,6 +51,11 @@ export interface RememberOptions {
   retries?: number;
   now?: () => Date;
   signal?: AbortSignal;
+  /**
+   * Ask for knowledge-graph triples in the same call and store them (default true;
+   * docs/knowledge-graph.md). Off: the prompt does not mention them and none is stored.
+   */
+  triples?: boolean;
 }
 
 /** What {@link remember} stored. */
@@ -53,6 +66,8 @@ export interface RememberResult {
   facts: (MemoryEntry & { kind: FactKind })[];
   /** Model calls made (0 when the turn was filtered). */
   attempts: number;
+  /** The knowledge-graph triples stored, closed and dropped (empty when `triples` is off). */
+  triples: TripleReport;
 }
 
 export const REMEMBER_SYSTEM_PROMPT = [
@@ -64,6 +79,9 @@ export const REMEMBER_SYSTEM_PROMPT = [
   '"biographical" | "project" | "fact", "importance": 0..1}]}. "key" and "importance" are',
   'optional. Use the same key for the same subject (e.g. "user_editor"). No facts: {"facts": []}.',
 ].join(" ");
+
+/** The remember prompt with the knowledge-graph sentence (the default). */
+export const REMEMBER_TRIPLES_SYSTEM_PROMPT = `${REMEMBER_SYSTEM_PROMPT} ${triplePrompt()}`;
 
 function turnText(turn: RememberTurn): string {
   const user = turn.userMessage.trim();
@@ -107,7 +125,9 @@ export async function remember(
 ): Promise<RememberResult> {
   const now = (options.now ?? (() => new Date()))();
   const text = turnText(turn);
-  if (!shouldAutosave(turn.userMessage)) return { turn: null, facts: [], attempts: 0 };
+  if (!shouldAutosave(turn.userMessage))
+    return { turn: null, facts: [], attempts: 0, triples: emptyTripleReport() };
+  const withTriples = options.triples ?? true;
   const scope = {
     ...(turn.namespace === undefined ? {} : { namespace: turn.namespace }),
     ...(turn.sessionId === undefined ? {} : { sessionId: turn.sessionId }),
@@ -122,7 +142,10 @@ export async function remember(
   const { value, attempts } = await completeJson(
     options.chatModel,
     [
-      { role: "system", content: REMEMBER_SYSTEM_PROMPT },
+      {
+        role: "system",
+        content: withTriples ? REMEMBER_TRIPLES_SYSTEM_PROMPT : REMEMBER_SYSTEM_PROMPT,
+      },
       { role: "user", content: text },
     ],
     extractedFactsSchema,
@@ -152,5 +175,19 @@ export async function remember(
     });
     facts.push({ ...entry, kind: fact.kind });
   }
-  return { turn: stored, facts, attempts };
+  const validFrom = now.toISOString();
+  const triples = withTriples
+    ? await writeTriples(
+        memory,
+        value.facts.flatMap((fact) =>
+          (fact.triples ?? []).map((triple) => ({
+            ...triple,
+            sourceKey: factKey(fact),
+            validFrom,
+          })),
+        ),
+        scope,
+      )
+    : emptyTripleReport();
+  return { turn: stored, facts, attempts, triples };
 }

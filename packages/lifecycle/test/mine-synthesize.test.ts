@@ -23,7 +23,7 @@ describe("mine --synthesize (SQLite, loopback OpenAI-compatible server)", () => 
     const report = await mineConversations(memory, [codex], {
       chatModel: chatModelFor(chat.server.baseURL),
     });
-    expect(report.synthesis).toEqual({ extracted: 2, saved: 2, failed: 0, problems: [] });
+    expect(report.synthesis).toMatchObject({ extracted: 2, saved: 2, failed: 0, problems: [] });
     const source = exchangeKey(codex, SESSION, 1);
     const key = synthesizedFactKey(
       source,

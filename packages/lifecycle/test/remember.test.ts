@@ -1,7 +1,7 @@
 import { MemoryError } from "@memory/api";
 import { gate } from "@memory/testkit";
 import { describe, expect, it } from "vitest";
-import { ChatOutputError, remember } from "../src/index.js";
+import { ChatOutputError, emptyTripleReport, remember } from "../src/index.js";
 import { chatModelFor, useChatFixture } from "./support/stores.js";
 
 const chat = useChatFixture();
@@ -58,7 +58,7 @@ describe("remember (SQLite, loopback OpenAI-compatible server)", () => {
       { userMessage: "[heartbeat] ping" },
       { chatModel: chatModelFor(chat.server.baseURL) },
     );
-    expect(filtered).toEqual({ turn: null, facts: [], attempts: 0 });
+    expect(filtered).toEqual({ turn: null, facts: [], attempts: 0, triples: emptyTripleReport() });
     expect(chat.server.requests).toHaveLength(1);
   });
 

@@ -18,6 +18,8 @@ export function filterConditions(filter: NormalizedFilter, params: Params): stri
     conditions.push(`m.session_id = ${params.add(filter.sessionId)}`);
   if (filter.categories !== undefined)
     conditions.push(`m.category = ANY(${params.add(filter.categories)}::text[])`);
+  if (filter.excludeCategories !== undefined && filter.excludeCategories.length > 0)
+    conditions.push(`m.category <> ALL(${params.add([...filter.excludeCategories])}::text[])`);
   if (filter.since !== undefined)
     conditions.push(`m.updated_at >= ${params.add(filter.since)}::timestamptz`);
   if (filter.until !== undefined)

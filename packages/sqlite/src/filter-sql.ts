@@ -25,6 +25,10 @@ export function filterSql(filter: NormalizedFilter): SqlFilter {
     clauses.push("m.category IN (SELECT value FROM json_each(?))");
     params.push(JSON.stringify(filter.categories));
   }
+  if (filter.excludeCategories !== undefined && filter.excludeCategories.length > 0) {
+    clauses.push("m.category NOT IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.excludeCategories));
+  }
   if (filter.since !== undefined) {
     clauses.push("m.updated_at >= ?");
     params.push(filter.since);
@@ -42,6 +46,7 @@ export function hasNarrowFilter(filter: NormalizedFilter): boolean {
   return (
     filter.sessionId !== undefined ||
     filter.categories !== undefined ||
+    (filter.excludeCategories !== undefined && filter.excludeCategories.length > 0) ||
     filter.since !== undefined ||
     filter.until !== undefined
   );

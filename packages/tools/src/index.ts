@@ -9,6 +9,7 @@ export {
   entityInput,
   forgetInput,
   historyInput,
+  knowledgeGraphInput,
   LIST_DEFAULT_LIMIT,
   listInput,
   namespaceInput,

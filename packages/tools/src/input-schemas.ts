@@ -207,3 +207,16 @@ export const entityInput = {
     .describe('The name as people write it, e.g. "Melanie" or "Golden Gate Bridge".'),
   limit: z.number().int().min(1).max(100).optional().describe("At most this many; default 10."),
 };
+
+/** memory_kg: an entity and an optional time (the library checks both and says what is wrong). */
+export const knowledgeGraphInput = {
+  entity: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('The name as it is written ("Melanie", "Acme"); "user" for the user.'),
+  asOf: z
+    .string()
+    .optional()
+    .describe("The time the facts must hold at: a date (2026-01-31) or RFC 3339; default now."),
+};

@@ -22,6 +22,9 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_relations",
   "memory_entities",
   "memory_entity",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  "memory_kg",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -169,6 +172,13 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     title: "What the memory says about someone or something",
     description:
       'Read the memories that name one person, place, organisation or product, newest first ("Melanie", "melanie\'s" and "MELANIE" are the same). Use it for questions about someone or something by name; memory_get reads a memory in full.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_kg: {
+    name: "memory_kg",
+    title: "Facts about a person or thing, at a time",
+    description:
+      'List the knowledge-graph facts about one entity (a person, place, organisation or thing; "user" for the user) as subject-predicate-object triples (lives_in, works_at, works_as, spouse, friend, likes, owns...), each with the time it became true and, when a newer value replaced it, the time it stopped. Without asOf: what holds now; with asOf (a date or an RFC 3339 time): what held then, e.g. "where did the user live in March 2025?". The triples come from what the user said (remember, mine --synthesize).',
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };

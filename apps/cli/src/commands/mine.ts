@@ -44,6 +44,11 @@ function humanLines(report: MineReport): string[] {
   if (report.synthesis) {
     const { extracted, saved, failed, problems } = report.synthesis;
     lines.push(`synthesis: ${extracted} facts extracted, ${saved} saved, ${failed} failed`);
+    const { stored, closed, dropped } = report.synthesis.triples;
+    if (stored.length + closed.length + dropped.predicate + dropped.name > 0)
+      lines.push(
+        `knowledge graph: ${stored.length} triples stored, ${closed.length} closed, ${dropped.predicate + dropped.name} dropped`,
+      );
     for (const problem of problems.slice(0, SHOWN)) lines.push(`  ${problem}`);
   }
   if (report.skipped.length > 0) {

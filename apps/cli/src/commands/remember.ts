@@ -1,8 +1,19 @@
-import { appendTranscript, remember, transcriptDir } from "@memory/lifecycle";
+import { appendTranscript, remember, type TripleReport, transcriptDir } from "@memory/lifecycle";
 import { UsageError } from "../cli/cli-errors.js";
 import type { CommandHandler } from "../cli/lazy-action.js";
 import { readStdin } from "../io/read-stdin.js";
 import { requireChatModel } from "../store/open-chat-model.js";
+
+/** What the knowledge graph got from the turn, when it got anything (docs/knowledge-graph.md). */
+function tripleLines(report: TripleReport): string[] {
+  const { stored, closed, confirmed, dropped } = report;
+  const left = dropped.predicate + dropped.name;
+  if (stored.length + closed.length + confirmed + left === 0) return [];
+  return [
+    `knowledge graph: ${stored.length} triple(s) stored, ${closed.length} closed, ${confirmed} confirmed, ${left} dropped (predicate outside the list or no name)`,
+    ...stored.map((triple) => `  ${triple.subjectName} ${triple.predicate} ${triple.objectName}`),
+  ];
+}
 
 export interface RememberOptions {
   namespace?: string;
@@ -63,6 +74,7 @@ const rememberCommand: CommandHandler<RememberOptions> = async (context, args, o
         const note = replaced.length > 0 ? ` (supersedes ${replaced.join(", ")})` : "";
         return `  ${fact.key} (${fact.kind}): ${fact.content}${note}`;
       }),
+      ...tripleLines(result.triples),
     ];
   });
 };

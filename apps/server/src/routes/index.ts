@@ -4,6 +4,7 @@ import { entityRoutes } from "./entity-routes.js";
 import { fileRoutes } from "./file-routes.js";
 import { healthRoutes } from "./health-routes.js";
 import { jobRoutes } from "./job-routes.js";
+import { knowledgeGraphRoutes } from "./knowledge-graph-routes.js";
 import { memoryRoutes } from "./memory-routes.js";
 import { namespaceRoutes } from "./namespace-routes.js";
 import { recallRoutes } from "./recall-routes.js";
@@ -22,6 +23,7 @@ export const routes: RouteSpec[] = [
   ...repairRoutes,
   ...relationRoutes,
   ...entityRoutes,
+  ...knowledgeGraphRoutes,
   ...namespaceRoutes,
   ...recallRoutes,
   ...transferRoutes,

@@ -49,6 +49,7 @@ export function filterExclusion(
   if (filter.namespace !== undefined && entry.namespace !== filter.namespace) return "namespace";
   if (filter.sessionId !== undefined && entry.sessionId !== filter.sessionId) return "session";
   if (filter.categories && !filter.categories.includes(entry.category)) return "category";
+  if (filter.excludeCategories?.includes(entry.category)) return "category";
   if (filter.since !== undefined && entry.updatedAt < filter.since) return "since";
   if (filter.until !== undefined && entry.updatedAt >= filter.until) return "until";
   if (!filter.includeSuperseded && entry.supersededBy !== undefined) return "superseded";

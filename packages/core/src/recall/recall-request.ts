@@ -9,6 +9,8 @@ import {
   validateQuery,
 } from "@memory/api";
 
+import { recallExclusions } from "../reserved-categories.js";
+
 const MODES: readonly SearchMode[] = ["hybrid", "bm25", "embedding"];
 
 /** A recall's filter: always one namespace. */
@@ -34,7 +36,11 @@ export function recallRequest(
 ): RecallRequest {
   validateQuery(query);
   const limit = validateLimit(options.limit, 5);
-  const filter = normalizeFilter(options) as RecallFilter;
+  const normalized = normalizeFilter(options) as RecallFilter;
+  const excludeCategories = recallExclusions(normalized.categories);
+  const filter: RecallFilter = excludeCategories
+    ? { ...normalized, excludeCategories }
+    : normalized;
   const mode = options.mode ?? settings.searchMode;
   if (!MODES.includes(mode)) {
     throw new InvalidInputError(

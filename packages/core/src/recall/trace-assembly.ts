@@ -56,6 +56,7 @@ export function filterNarrows(filter: NormalizedFilter): boolean {
   return (
     filter.sessionId !== undefined ||
     filter.categories !== undefined ||
+    (filter.excludeCategories !== undefined && filter.excludeCategories.length > 0) ||
     filter.since !== undefined ||
     filter.until !== undefined ||
     !filter.includeSuperseded
@@ -80,6 +81,8 @@ function exclusionDetail(part: FilterPart, entry: MemoryEntry, filter: Normalize
     case "superseded":
       return `superseded by ${JSON.stringify(entry.supersededBy)} (includeSuperseded is off)`;
     case "category":
+      if (filter.excludeCategories?.includes(entry.category))
+        return `category ${JSON.stringify(entry.category)} is reserved (name it in categories to recall it)`;
       return `category ${JSON.stringify(entry.category)} is not in categories ${JSON.stringify(filter.categories)}`;
     case "session":
       return entry.sessionId === undefined

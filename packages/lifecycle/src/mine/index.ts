@@ -12,6 +12,7 @@ export { MAX_RECORD_BYTES } from "./read-lines.js";
 export {
   SYNTHESIS_KINDS,
   SYNTHESIS_SYSTEM_PROMPT,
+  SYNTHESIS_TRIPLES_SYSTEM_PROMPT,
   type SynthesisReport,
   synthesizedFactKey,
 } from "./synthesize.js";

@@ -226,7 +226,11 @@ export async function mineConversations(
       sources.push({
         sessionId: conversation.sessionId,
         namespace,
-        exchanges: promptExchanges(keyed).map(({ key, content }) => ({ key, content })),
+        exchanges: promptExchanges(keyed).map(({ key, content, createdAt }) => ({
+          key,
+          content,
+          ...(createdAt ? { createdAt } : {}),
+        })),
       });
     options.onProgress?.({ files: report.files, exchanges: report.exchanges });
   }

@@ -2,6 +2,14 @@ import { type ChatModel, type Memory, MemoryError } from "@memory/api";
 import { computeImportance } from "@memory/core";
 import { z } from "zod";
 import { completeJson } from "../chat-json.js";
+import { modelTripleSchema, triplePrompt } from "../knowledge-graph/predicates.js";
+import type { StoredTriple } from "../knowledge-graph/triple-record.js";
+import {
+  emptyTripleReport,
+  type TripleInput,
+  type TripleReport,
+  writeTriples,
+} from "../knowledge-graph/write-triples.js";
 import { slug } from "../remember.js";
 
 /** What `--synthesize` extracts: lasting facts a later session needs. */
@@ -18,6 +26,8 @@ export const synthesisSchema = z.object({
         kind: z.enum(SYNTHESIS_KINDS),
         /** 1-based number of the exchange the fact comes from, as numbered in the prompt. */
         exchange: z.number().int().min(1),
+        /** Knowledge-graph triples the fact states (docs/knowledge-graph.md). */
+        triples: z.array(modelTripleSchema).max(10).optional(),
       }),
     )
     .max(20),
@@ -33,11 +43,15 @@ export const SYNTHESIS_SYSTEM_PROMPT = [
   'No durable fact: {"facts": []}.',
 ].join(" ");
 
+/** The synthesis prompt with the knowledge-graph sentence (the default). */
+export const SYNTHESIS_TRIPLES_SYSTEM_PROMPT = `${SYNTHESIS_SYSTEM_PROMPT} ${triplePrompt()}`;
+
 /** One imported conversation, as `mine` hands it to synthesis. */
 export interface SynthesisSource {
   sessionId: string;
   namespace: string;
-  exchanges: { key: string; content: string }[];
+  /** `createdAt`: the exchange's own time, the `validFrom` of the triples read from it. */
+  exchanges: { key: string; content: string; createdAt?: string }[];
 }
 
 export interface SynthesisReport {
@@ -49,6 +63,8 @@ export interface SynthesisReport {
   failed: number;
   /** What failed, one line each (the import itself is kept). */
   problems: string[];
+  /** The knowledge-graph triples stored, closed and dropped. */
+  triples: TripleReport;
 }
 
 /**
@@ -93,9 +109,25 @@ function prompt(source: SynthesisSource): string {
 export async function synthesize(
   memory: Memory,
   sources: readonly SynthesisSource[],
-  options: { chatModel: ChatModel; signal?: AbortSignal },
+  options: {
+    chatModel: ChatModel;
+    signal?: AbortSignal;
+    /** Ask for knowledge-graph triples in the same call (default true). */
+    triples?: boolean;
+    /** The time of triples from exchanges without their own time (default now). */
+    now?: () => Date;
+  },
 ): Promise<SynthesisReport> {
-  const report: SynthesisReport = { extracted: 0, saved: 0, failed: 0, problems: [] };
+  const report: SynthesisReport = {
+    extracted: 0,
+    saved: 0,
+    failed: 0,
+    problems: [],
+    triples: emptyTripleReport(),
+  };
+  const withTriples = options.triples ?? true;
+  const knownTriples = new Map<string, StoredTriple[]>();
+  const now = options.now ?? (() => new Date());
   for (const source of sources) {
     if (options.signal?.aborted) break;
     let facts: z.infer<typeof synthesisSchema>["facts"];
@@ -105,7 +137,10 @@ export async function synthesize(
       } = await completeJson(
         options.chatModel,
         [
-          { role: "system", content: SYNTHESIS_SYSTEM_PROMPT },
+          {
+            role: "system",
+            content: withTriples ? SYNTHESIS_TRIPLES_SYSTEM_PROMPT : SYNTHESIS_SYSTEM_PROMPT,
+          },
           { role: "user", content: prompt(source) },
         ],
         synthesisSchema,
@@ -129,11 +164,13 @@ export async function synthesize(
       continue;
     }
     report.extracted += facts.length;
+    const triples: TripleInput[] = [];
     for (const fact of facts) {
       const exchange = source.exchanges[fact.exchange - 1]!;
+      const key = synthesizedFactKey(exchange.key, fact.kind, fact.content);
       try {
         await memory.store({
-          key: synthesizedFactKey(exchange.key, fact.kind, fact.content),
+          key,
           content: fact.content,
           category: "core",
           namespace: source.namespace,
@@ -141,11 +178,29 @@ export async function synthesize(
           importance: computeImportance(fact.content, "core"),
         });
         report.saved++;
+        if (withTriples) {
+          const validFrom = exchange.createdAt ?? now().toISOString();
+          for (const triple of fact.triples ?? [])
+            triples.push({ ...triple, sourceKey: key, validFrom });
+        }
       } catch (error) {
         if (!MemoryError.isInstance(error)) throw error;
         report.failed++;
         report.problems.push(`${exchange.key}: ${error.message}`);
       }
+    }
+    try {
+      await writeTriples(
+        memory,
+        triples,
+        { namespace: source.namespace, sessionId: source.sessionId },
+        report.triples,
+        knownTriples,
+      );
+    } catch (error) {
+      if (!MemoryError.isInstance(error)) throw error;
+      report.failed++;
+      report.problems.push(`${source.sessionId} (triples): ${error.message}`);
     }
   }
   return report;

@@ -47,6 +47,36 @@ export function filtersGroup(options: ConformanceOptions): void {
       expect(await memory.recall("topic", { mode: "bm25" })).toEqual([]);
     });
 
+    it("leaves reserved categories (triple) out of recall before the limit, unless named", async () => {
+      const memory = await instances.create();
+      // Many matching records of a reserved category must not crowd out the two memories.
+      for (let i = 0; i < 40; i++)
+        await memory.store({
+          key: `t${i}`,
+          content: `shared topic record ${i}`,
+          category: "triple",
+        });
+      await memory.store({ key: "m1", content: "shared topic memory one" });
+      await memory.store({ key: "m2", content: "shared topic memory two", category: "daily" });
+      for (const mode of ["bm25", undefined] as const) {
+        const found = await memory.recall("shared topic", {
+          limit: 2,
+          minScore: 0,
+          ...(mode ? { mode } : {}),
+        });
+        expect(keys(found).sort(), String(mode)).toEqual(["m1", "m2"]);
+      }
+      expect(keys(await memory.recall("", { limit: 5 })).sort()).toEqual(["m1", "m2"]);
+      const named = await memory.recall("shared topic", {
+        categories: ["triple"],
+        limit: 50,
+        minScore: 0,
+        mode: "bm25",
+      });
+      expect(named).toHaveLength(40);
+      expect(await memory.count()).toBe(42);
+    });
+
     it("applies filters before limits, so a rare session still gets its results", async () => {
       const memory = await instances.create();
       const entries = Array.from({ length: 300 }, (_, i) => ({

@@ -20,6 +20,7 @@ import { hygieneCommand } from "./hygiene.js";
 import { importCommand } from "./import.js";
 import { initCommand } from "./init.js";
 import { jobsCommand } from "./jobs.js";
+import { kgCommand } from "./kg.js";
 import { listCommand } from "./list.js";
 import { mcpCommand } from "./mcp.js";
 import { migrateCommand } from "./migrate.js";
@@ -54,6 +55,7 @@ export const COMMANDS: readonly CommandRegistration[] = [
   graphCommand,
   entitiesCommand,
   entityCommand,
+  kgCommand,
   purgeCommand,
   countCommand,
   exportCommand,

@@ -10,6 +10,7 @@ import { memoryEntity } from "./memory-entity.js";
 import { memoryForget } from "./memory-forget.js";
 import { memoryGet } from "./memory-get.js";
 import { memoryHistory } from "./memory-history.js";
+import { memoryKg } from "./memory-kg.js";
 import { memoryList } from "./memory-list.js";
 import { memoryRecall } from "./memory-recall.js";
 import { memoryRelate } from "./memory-relate.js";
@@ -34,6 +35,7 @@ export const MEMORY_TOOLS: readonly McpTool[] = [
   memoryRelations,
   memoryEntities,
   memoryEntity,
+  memoryKg,
   memoryConsolidate,
   memoryRemember,
   memoryCollectionList,
