@@ -2,12 +2,12 @@ import type { Category } from "@memory/api";
 
 /**
  * Categories whose entries are records for a tool, not memories for a reader: knowledge-graph
- * `triple` entries (docs/knowledge-graph.md). Recall (and so the memory context) leaves them out
+ * `triple` entries (docs/knowledge-graph.md) and `entity` entries (docs/entities.md). Recall (and so the memory context) leaves them out
  * unless the caller names them in `categories`; `get`, `list`, `count`, `export` and `migrate`
  * see them like any entry, so they are backed up, moved and purged with the namespace.
  * The one place this rule lives: add a category here, and recall leaves it out everywhere.
  */
-export const RESERVED_CATEGORIES: ReadonlySet<Category> = new Set(["triple"]);
+export const RESERVED_CATEGORIES: ReadonlySet<Category> = new Set(["triple", "entity"]);
 
 /** The category of knowledge-graph triples (`@memory/lifecycle` knowledgeGraph). */
 export const TRIPLE_CATEGORY = "triple";

@@ -22,8 +22,6 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_relations",
   "memory_entities",
   "memory_entity",
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  },
   "memory_kg",
 ] as const;
 
