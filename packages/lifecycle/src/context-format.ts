@@ -28,15 +28,42 @@ function entryLabel(entry: MemoryEntry): string {
   return `${source.path}:${source.startLine}-${source.endLine}${title}`;
 }
 
-/** `- [category YYYY-MM-DD] label: content`, with the date of the entry's last update. */
+/**
+ * `- [category YYYY-MM-DD] label: content`, with the date of the entry's last update; an entry
+ * that contradicts others (`conflict_policy = "link"`) says which: `label (contradicts "old")`.
+ */
 function formatLine(entry: MemoryEntry, maxEntryChars: number): string {
   const date = entry.updatedAt.slice(0, 10);
-  return `- [${entry.category} ${date}] ${entryLabel(entry)}: ${oneLine(entry.content, maxEntryChars)}`;
+  const contradicts = entry.explain?.contradicts ?? [];
+  const note =
+    contradicts.length > 0
+      ? ` (contradicts ${contradicts.map((key) => JSON.stringify(key)).join(", ")})`
+      : "";
+  return `- [${entry.category} ${date}] ${entryLabel(entry)}${note}: ${oneLine(entry.content, maxEntryChars)}`;
+}
+
+/**
+ * The newer side of a contradiction is read first: an entry that contradicts another one of the
+ * block moves just above it, whatever their groups (the recall rule, kept through the block's
+ * own order).
+ */
+function newerFirst(ordered: MemoryEntry[]): MemoryEntry[] {
+  const result = [...ordered];
+  for (const entry of ordered) {
+    const contradicts = entry.explain?.contradicts;
+    if (!contradicts?.length) continue;
+    const at = result.indexOf(entry);
+    const older = result.findIndex((other) => contradicts.includes(other.key));
+    if (older < 0 || older > at) continue;
+    result.splice(at, 1);
+    result.splice(older, 0, entry);
+  }
+  return result;
 }
 
 /**
  * The `[Memory context]` block of the chosen entries, grouped by source (stable within a group:
- * the order they were chosen in), cut to `maxChars` (a shortened last line only when it still
+ * the order they were chosen in; the newer side of a contradiction first), cut to `maxChars` (a shortened last line only when it still
  * says something).
  */
 export function formatContext(
@@ -44,10 +71,12 @@ export function formatContext(
   limits: { maxChars: number; maxEntryChars: number },
 ): { text: string; entries: MemoryEntry[]; truncated: boolean } {
   if (chosen.length === 0) return { text: "", entries: [], truncated: false };
-  const ordered = chosen
-    .map((entry, index) => ({ entry, index }))
-    .sort((a, b) => sourceRank(a.entry) - sourceRank(b.entry) || a.index - b.index)
-    .map(({ entry }) => entry);
+  const ordered = newerFirst(
+    chosen
+      .map((entry, index) => ({ entry, index }))
+      .sort((a, b) => sourceRank(a.entry) - sourceRank(b.entry) || a.index - b.index)
+      .map(({ entry }) => entry),
+  );
   const lines = [MEMORY_CONTEXT_HEADER];
   const entries: MemoryEntry[] = [];
   let length = MEMORY_CONTEXT_HEADER.length;

@@ -194,3 +194,16 @@ describe("buildMemoryContext: one place for one statement", () => {
     expect(verdict(context, "fact").detail).toContain('"turn"');
   });
 });
+
+describe("buildMemoryContext: both sides of a contradiction (conflict_policy = link)", () => {
+  it("puts the newer statement first and says what it contradicts", async () => {
+    const memory = fresh({ settings: { conflict_policy: "link" } });
+    await memory.store({ key: "home-1", content: "The user lives in Berlin", category: "core" });
+    await memory.store({ key: "home-2", content: "The user lives in Munich", category: "core" });
+    const context = await buildMemoryContext(memory, "the user lives in Berlin or Munich");
+    expect(context.entries.map((entry) => entry.key)).toEqual(["home-2", "home-1"]);
+    const lines = context.text.split("\n");
+    expect(lines[1]).toMatch(/home-2 \(contradicts "home-1"\): The user lives in Munich$/);
+    expect(lines[2]).toMatch(/home-1: The user lives in Berlin$/);
+  });
+});
