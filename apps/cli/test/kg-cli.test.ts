@@ -1,6 +1,7 @@
-import { ChatServer } from "@memory/testkit";
+import type { ChatServer } from "@memory/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, Workspace } from "./helpers/run-memory.js";
+import { closeChatWorkspace, openChatWorkspace } from "./helpers/chat-workspace.js";
+import { json, type Workspace } from "./helpers/run-memory.js";
 
 interface Triple {
   key: string;
@@ -18,20 +19,9 @@ interface Graph {
 let server: ChatServer;
 let ws: Workspace;
 beforeAll(async () => {
-  server = await ChatServer.start();
-  ws = new Workspace(
-    "",
-    [
-      'embedding_provider = "noop"',
-      `chat_provider = "custom:${server.baseURL}"`,
-      'chat_model = "scripted-chat"',
-    ].join("\n"),
-  );
+  ({ server, ws } = await openChatWorkspace());
 });
-afterAll(async () => {
-  ws.remove();
-  await server.close();
-});
+afterAll(() => closeChatWorkspace({ server, ws }));
 
 const city = (name: string) => ({
   content: JSON.stringify({

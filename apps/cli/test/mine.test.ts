@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ChatServer } from "@memory/testkit";
+import type { ChatServer } from "@memory/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, Workspace } from "./helpers/run-memory.js";
+import { closeChatWorkspace, openChatWorkspace } from "./helpers/chat-workspace.js";
+import { json, type Workspace } from "./helpers/run-memory.js";
 
 // The library's fixtures, written from each format's public documentation.
 const FIXTURES = fileURLToPath(
@@ -22,23 +23,12 @@ interface Report {
   synthesis?: { extracted: number; saved: number; failed: number };
 }
 
-let ws: Workspace;
 let server: ChatServer;
+let ws: Workspace;
 beforeAll(async () => {
-  server = await ChatServer.start();
-  ws = new Workspace(
-    "",
-    [
-      'embedding_provider = "noop"',
-      `chat_provider = "custom:${server.baseURL}"`,
-      'chat_model = "scripted-chat"',
-    ].join("\n"),
-  );
+  ({ server, ws } = await openChatWorkspace());
 });
-afterAll(async () => {
-  ws.remove();
-  await server.close();
-});
+afterAll(() => closeChatWorkspace({ server, ws }));
 
 describe("memory mine", () => {
   it("--dry-run reports every exchange and stores nothing", async () => {

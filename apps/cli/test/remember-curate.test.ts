@@ -1,5 +1,6 @@
-import { ChatServer } from "@memory/testkit";
+import type { ChatServer } from "@memory/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeChatWorkspace, openChatWorkspace } from "./helpers/chat-workspace.js";
 import { json, Workspace } from "./helpers/run-memory.js";
 
 interface Fact {
@@ -11,23 +12,11 @@ interface Fact {
 
 let server: ChatServer;
 let ws: Workspace;
+// The chat model comes from the configuration: an OpenAI-compatible server on loopback.
 beforeAll(async () => {
-  server = await ChatServer.start();
-  // The chat model comes from the configuration: an OpenAI-compatible server on loopback.
-  ws = new Workspace(
-    "",
-    [
-      'embedding_provider = "noop"',
-      `chat_provider = "custom:${server.baseURL}"`,
-      'chat_model = "scripted-chat"',
-      "transcripts_enabled = true",
-    ].join("\n"),
-  );
+  ({ server, ws } = await openChatWorkspace(["transcripts_enabled = true"]));
 });
-afterAll(async () => {
-  ws.remove();
-  await server.close();
-});
+afterAll(() => closeChatWorkspace({ server, ws }));
 
 const facts = (...list: unknown[]) => ({ content: JSON.stringify({ facts: list }) });
 
