@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildMemoryContext, type MemoryContext } from "../src/index.js";
+import { buildMemoryContext } from "../src/index.js";
 import { fresh } from "./fresh-memory.js";
+import { verdict } from "./support/context-verdict.js";
 
 const DAY = 24 * 60 * 60 * 1000;
-
-function verdict(context: MemoryContext, key: string) {
-  const found = context.trace?.candidates.find((candidate) => candidate.key === key);
-  if (found === undefined) throw new Error(`${key} is not in the trace`);
-  return found;
-}
 
 describe("buildMemoryContext: which relevant entries fit", () => {
   afterEach(() => {

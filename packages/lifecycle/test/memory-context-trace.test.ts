@@ -1,15 +1,9 @@
-import type { RecallTraceCandidate } from "@memory/api";
 import { describe, expect, it } from "vitest";
-import { buildMemoryContext, type MemoryContext } from "../src/index.js";
+import { buildMemoryContext } from "../src/index.js";
 import { realBackends } from "./real-backends.js";
+import { verdict } from "./support/context-verdict.js";
 
 const REPLY_KEY = "daily_2026-11-27T10:00:00.000Z_0b7c";
-
-function verdict(context: MemoryContext, key: string): RecallTraceCandidate {
-  const found = context.trace?.candidates.find((candidate) => candidate.key === key);
-  if (!found) throw new Error(`${key} is not in the trace: ${JSON.stringify(context.trace)}`);
-  return found;
-}
 
 describe.each(realBackends())("the memory context's trace on %s", (_name, open) => {
   it("names each drop: a question turn, a contentless reply, the message itself", async () => {
