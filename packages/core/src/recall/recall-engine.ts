@@ -12,7 +12,6 @@ import type {
 import { DEFAULT_RRF_K, rrfContribution } from "../algorithms/fusion.js";
 import { RecallCache } from "../algorithms/recall-cache.js";
 import { isMatchAllQuery, likeFallbackKeywords } from "../algorithms/search-terms.js";
-import { ENTITY_CATEGORY } from "../entities/entity-keys.js";
 import { asksGraph, expandGraph, type GraphAccess } from "./graph-expansion.js";
 import { type IntentWeights, queryIntent } from "./query-intent.js";
 import {
@@ -38,32 +37,6 @@ import {
   namespaceOnly,
 } from "./trace-assembly.js";
 import { embedQuery, keywordDecisive } from "./vector-gate.js";
-
-/** Entity entries stay out of a recall unless its categories name them (docs/entities.md). */
-function hidesEntities(request: Request): boolean {
-  return !request.filter.categories?.includes(ENTITY_CATEGORY);
-}
-
-/**
- * The most recent entries, `limit` of them after entity entries are left out: asked again for
- * more while the hidden ones took places and the stage had more to give.
- */
-async function recentEntries(stages: RecallStages, request: Request): Promise<MemoryEntry[]> {
-  const { filter, limit } = request;
-  let asked = limit;
-  let recent = await stages.recent(filter, asked);
-  if (!hidesEntities(request)) return recent;
-  const shown = () => recent.filter((entry) => entry.category !== ENTITY_CATEGORY).length;
-  while (recent.length === asked && shown() < limit) {
-    asked = Math.min(asked * 4, RECENT_ASK_MAX);
-    if (asked === recent.length) break;
-    recent = await stages.recent(filter, asked);
-  }
-  return recent;
-}
-
-/** Most entries a match-all recall reads to fill its limit past hidden entity entries. */
-const RECENT_ASK_MAX = 100_000;
 
 export interface RecallEngineOptions {
   stages: RecallStages;
@@ -224,7 +197,6 @@ export class RecallEngine {
         // "Most recent entries" is not a search: only an explicit threshold applies to it.
         minScore: source === "recent" && !request.explicitMinScore ? 0 : request.minScore,
         includeSuperseded: request.filter.includeSuperseded,
-        hideEntities: hidesEntities(request),
         halfLifeDays: this.#settings.halfLifeDays,
         now: this.#now(),
         ...extra,
@@ -238,7 +210,7 @@ export class RecallEngine {
     const stages = this.#stages;
     const { mode, filter, limit } = request;
     if (isMatchAllQuery(request.query)) {
-      const recent = await recentEntries(stages, request);
+      const recent = await stages.recent(filter, limit);
       const availability = mode === "bm25" ? { usable: true } : await stages.vectorAvailability();
       if (trace) {
         trace.source = "recent";

@@ -1,6 +1,5 @@
 import type { MemoryEntry, RecallExplain, RecallGraphExplain, SearchMode } from "@memory/api";
 import { ageInDays, decayFactor } from "../algorithms/decay.js";
-import { ENTITY_CATEGORY } from "../entities/entity-keys.js";
 import { digits, type RecallTraceCollector } from "./recall-trace.js";
 
 /** One candidate with every part of its score measured. */
@@ -31,8 +30,6 @@ export interface FinalizeOptions {
   limit: number;
   minScore: number;
   includeSuperseded: boolean;
-  /** Entity entries are left out (the recall's categories do not name `entity`). */
-  hideEntities: boolean;
   halfLifeDays: number;
   now: number;
   earlyReturn?: boolean;
@@ -88,14 +85,6 @@ export function finalizeResults(
   const kept: Kept[] = [];
   for (const candidate of candidates) {
     const { entry } = candidate;
-    if (options.hideEntities && entry.category === ENTITY_CATEGORY) {
-      trace?.drop(
-        resultOf(candidate, 1, candidate.relevance, options),
-        "filtered",
-        `an entity entry: recall leaves them out unless categories names "${ENTITY_CATEGORY}"`,
-      );
-      continue;
-    }
     if (entry.supersededBy !== undefined && !options.includeSuperseded) {
       if (trace) {
         const decay = decayOf(entry, options);
