@@ -168,8 +168,11 @@ export {
   type RecallExplain,
   type RecallGraphExplain,
   type RecallOptions,
+  type RecallResults,
+  type RecallUsageExplain,
   type SearchMode,
   type StoreInput,
+  type UsageRecordExport,
 } from "./types/memory-entry.js";
 export type {
   IndexedEntry,
@@ -209,6 +212,23 @@ export type {
   TextLanguage,
   VectorCalibration,
 } from "./types/retrieval-settings.js";
+export type {
+  DriverUsage,
+  EntryMark,
+  EntryMarkCursor,
+  EntryUsage,
+  FeedbackInput,
+  FeedbackReport,
+  PruneUsageOptions,
+  SnoozeOptions,
+  TrackRecallInput,
+  UsageEvent,
+  UsageOptions,
+  UsageRecord,
+  UsageReport,
+  UsageSource,
+  UsageStats,
+} from "./types/usage.js";
 export {
   CUSTOM_CATEGORY_PATTERN,
   isBuiltInCategory,

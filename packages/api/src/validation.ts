@@ -234,6 +234,11 @@ export interface NormalizedFilter {
    * entries) so they never crowd out memories. Every stage applies it before its limit.
    */
   excludeCategories?: readonly Category[];
+  /**
+   * Recall only: entries snoozed until after this instant (`snoozedUntil > awakeAt`) are left
+   * out. Every stage applies it before its limit.
+   */
+  awakeAt?: string;
   since: string | undefined;
   until: string | undefined;
   includeSuperseded: boolean;

@@ -93,6 +93,20 @@ export const memorySettingsSchema = z
     entity_reading: z.boolean().default(false),
     /** Recall follows relations from its best candidates (docs/retrieval-quality.md); off by default. */
     graph_expansion: z.boolean().default(false),
+    /** Recalls get a `recallId` and record what they surfaced (docs/usage.md). */
+    usage_tracking: z.boolean().default(true),
+    /** Keep query text in usage events (default: a hash only). */
+    usage_store_queries: z.boolean().default(false),
+    /** Usage events older than this many days are pruned by hygiene (statistics stay). */
+    usage_event_retention_days: z.number().int().positive().max(36_500).default(90),
+    /** At most this many usage events are kept (the newest). */
+    usage_event_max: z.number().int().positive().max(100_000_000).default(100_000),
+    /** Relevance added to a pinned entry's (capped at 1). */
+    pin_boost: z.number().min(0).max(1).default(0.1),
+    /** Usage stretches a used entry's decay half-life by up to this factor (1 = off). */
+    usage_half_life_factor: z.number().min(1).max(10).default(1),
+    /** The context demotes entries surfaced often and never used by this much (0 = off). */
+    usage_ignored_demotion: z.number().min(0).max(1).default(0),
     /** `chat`: with a chat model configured, decisions close to the line are confirmed by it. */
     conflict_confirm: z.enum(["off", "chat"]).default("off"),
     /** Longest wait for the confirming model; past it the rules decide and the store goes on. */

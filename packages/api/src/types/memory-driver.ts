@@ -9,6 +9,7 @@ import type { MemoryEntry, RecallOptions } from "./memory-entry.js";
 import type { RecallStages } from "./recall-stages.js";
 import type { Relation, RelationDirection } from "./relation.js";
 import type { RetrievalSettings } from "./retrieval-settings.js";
+import type { DriverUsage, EntryMark } from "./usage.js";
 
 /**
  * What the facade of `@memory/core` hands a driver when it opens it. Everything here is already
@@ -82,7 +83,7 @@ export interface RelationRemoval {
 
 /**
  * ONE unit of work: it all happens or nothing does (one transaction on SQL, one locked rewrite
- * of the tree on Markdown). Applied in this order: upserts, supersessions, relations,
+ * of the tree on Markdown). Applied in this order: upserts, supersessions, marks, relations,
  * unrelations, deletes. Deleting an entry (here, in `deleteWhere`, anywhere) removes every edge
  * from or to it; superseding one removes none.
  */
@@ -99,6 +100,11 @@ export interface WriteBatch {
    */
   relations?: readonly RelationUpsert[];
   unrelations?: readonly RelationRemoval[];
+  /**
+   * Pins and snoozes (`capabilities.usage` only): each changes those fields of an existing entry
+   * and nothing else (not `updatedAt`, not the content's index).
+   */
+  marks?: readonly EntryMark[];
   /**
    * Recorded as the fingerprint of stored vectors when the store has none yet (the first vector
    * ever written); never replaces a recorded one (that is `vectors.reset`).
@@ -125,6 +131,8 @@ export interface WriteResult {
   related?: (Relation | undefined)[];
   /** How many edges each `unrelations` item removed. */
   unrelated?: number[];
+  /** Each mark's entry as it is now (undefined: no such entry). */
+  marked?: (MemoryEntry | undefined)[];
 }
 
 /** One edge upsert of a write batch. */
@@ -198,6 +206,8 @@ export interface DeleteWhere {
   /** Only superseded (true) or only current (false) entries. */
   superseded: boolean | undefined;
   keepNewest: number;
+  /** Pinned entries are kept whatever the other conditions say (hygiene sets it). */
+  keepPinned?: boolean;
   /** Count what would go, delete nothing. */
   dryRun: boolean;
 }
@@ -319,6 +329,8 @@ export interface MemoryDriver {
   readonly files?: FileBackedMemory;
   /** Edge reads (`capabilities.relations`); edges are written through `write`. */
   readonly relations?: DriverRelations;
+  /** Usage events and statistics, pins and snoozes (`capabilities.usage`; docs/usage.md). */
+  readonly usage?: DriverUsage;
   /**
    * Optional external source, for decorators such as `@memory/lucid`: the facade calls it after
    * every recall with the engine's (already validated, filtered, limited) results, and answers

@@ -1,3 +1,4 @@
+import type { UsageStats } from "./usage.js";
 import type { ConflictDecision, ConflictRecord, SupersessionRecord } from "./conflict-decision.js";
 import type { EntryRelation, ImportRelation } from "./relation.js";
 
@@ -97,6 +98,18 @@ export interface RecallExplain {
    * nothing was added.
    */
   graph?: RecallGraphExplain;
+  /** What usage did to the ranking (docs/usage.md); absent when nothing. */
+  usage?: RecallUsageExplain;
+}
+
+/** What usage did to a result's ranking (`RecallExplain.usage`). */
+export interface RecallUsageExplain {
+  /** The entry is pinned: `boost` was added to its relevance. */
+  pinned?: boolean;
+  /** Relevance added (pin) or taken (demotion), signed. */
+  boost?: number;
+  /** How much longer its decay half-life was for being used (a factor, 1 = none). */
+  halfLifeFactor?: number;
 }
 
 /** How graph expansion reached a result (`RecallExplain.graph`). */
@@ -164,6 +177,22 @@ export interface MemoryEntry {
    * (export format 2; an import writes them once their targets exist). Absent when none.
    */
   relations?: EntryRelation[];
+  /**
+   * Pinned by a person (`Memory.pin`): always eligible for the memory context, boosted in
+   * ranking, never pruned by hygiene nor merged away by the curator. Absent when not pinned.
+   */
+  pinned?: boolean;
+  /** Snoozed (`Memory.snooze`): left out of recall and the context until this instant. */
+  snoozedUntil?: string;
+  /** `export` only, on backends with `capabilities.usage`: the entry's usage statistics. */
+  usage?: UsageRecordExport;
+}
+
+/** The usage part of an exported entry (`MemoryEntry.usage`; `importEntries` restores it). */
+export interface UsageRecordExport {
+  stats: UsageStats;
+  lastUsedDay?: string;
+  recentQueries: string[];
 }
 
 /** Where a recall result lives: a file of a file-backed store, or a note of a collection. */
@@ -223,6 +252,9 @@ export interface ImportEntry extends StoreInput {
   conflictRecord?: ConflictRecord;
   /** Outgoing relations (export format 2); lines of format 1 have none and import unchanged. */
   relations?: ImportRelation[];
+  pinned?: boolean;
+  snoozedUntil?: string;
+  usage?: UsageRecordExport;
 }
 
 /** Filters shared by list, count, export and recall. Every filter is applied before limits. */
@@ -255,8 +287,21 @@ export interface RecallOptions extends EntryFilter {
    * collections only (memory is always searched).
    */
   collections?: boolean | string[];
+  /** Include entries snoozed now (`Memory.snooze`); default false. */
+  includeSnoozed?: boolean;
+  /**
+   * Record the results as surfaced and give the recall a `recallId` (default the configured
+   * `usage_tracking`, true). A recall made for a person (the inspector) says false.
+   */
+  track?: boolean;
   signal?: AbortSignal;
 }
+
+/**
+ * What `Memory.recall` returns: the results, best first, and the `recallId` to give
+ * `Memory.feedback` (absent when the recall was not tracked).
+ */
+export type RecallResults = MemoryEntry[] & { recallId?: string };
 
 /** Options of `Memory.list`: newest first by `updatedAt`. */
 export interface ListOptions extends EntryFilter {

@@ -9,6 +9,7 @@ import type {
   ListOptions,
   MemoryEntry,
   RecallOptions,
+  RecallResults,
   StoreInput,
 } from "./memory-entry.js";
 import type { ExplainRecallOptions, RecallTrace } from "./recall-trace.js";
@@ -19,6 +20,15 @@ import type {
   RelationType,
   UnrelateOptions,
 } from "./relation.js";
+import type {
+  FeedbackInput,
+  FeedbackReport,
+  PruneUsageOptions,
+  SnoozeOptions,
+  TrackRecallInput,
+  UsageOptions,
+  UsageReport,
+} from "./usage.js";
 
 /**
  * What a backend can do. Code that composes backends branches on these flags instead of probing.
@@ -41,6 +51,8 @@ export interface Capabilities {
   fileBacked?: boolean;
   /** Typed edges between entries (`relate`, `unrelate`, `relations`; docs/relations.md). */
   relations?: boolean;
+  /** Recall ids and feedback, usage statistics, pins and snoozes (docs/usage.md). */
+  usage?: boolean;
 }
 
 /** The result of `Memory.healthCheck()`. */
@@ -165,7 +177,7 @@ export interface Memory extends AsyncDisposable {
   /** The entry, or `null` when absent. */
   get(key: string, options?: GetOptions): Promise<MemoryEntry | null>;
   /** The best entries for `query`, each with `score` and `explain`. An empty query (or `*`) returns the most recent entries. */
-  recall(query: string, options?: RecallOptions): Promise<MemoryEntry[]>;
+  recall(query: string, options?: RecallOptions): Promise<RecallResults>;
   /**
    * The same recall, traced ("why, and why not?"): the settings as numbers, each stage, and
    * every candidate, kept or dropped with the reason (under the threshold, superseded, filtered,
@@ -264,6 +276,34 @@ export interface Memory extends AsyncDisposable {
    * NOT_FOUND when there is no entry under `key`.
    */
   relations(key: string, options?: RelationsOptions): Promise<Relation[]>;
+  /**
+   * Records which results of a recall (or a memory context) the agent used, and which it
+   * ignored (docs/usage.md). Throws NOT_FOUND for an unknown `recallId` (or one whose events
+   * retention already removed), INVALID_INPUT for a key that was not one of its results, and
+   * UNSUPPORTED on a backend without `capabilities.usage`. Recording the same key twice counts once.
+   */
+  feedback(input: FeedbackInput): Promise<FeedbackReport>;
+  /**
+   * Records results an agent's own retrieval surfaced (the memory context calls it with the
+   * entries it shows) and returns their `recallId` for `feedback`.
+   */
+  trackRecall(input: TrackRecallInput): Promise<string>;
+  /** Pins `key` (see `MemoryEntry.pinned`) and returns the entry. NOT_FOUND when absent. */
+  pin(key: string, options?: KeyOptions): Promise<MemoryEntry>;
+  unpin(key: string, options?: KeyOptions): Promise<MemoryEntry>;
+  /**
+   * Leaves `key` out of recall and the memory context until `until` (or for `forMs`), and
+   * returns the entry. NOT_FOUND when absent; INVALID_INPUT for a time in the past.
+   */
+  snooze(key: string, options: SnoozeOptions): Promise<MemoryEntry>;
+  unsnooze(key: string, options?: KeyOptions): Promise<MemoryEntry>;
+  /** Usage statistics of a namespace's entries, with pin and snooze candidates on request. */
+  usage(options?: UsageOptions): Promise<UsageReport>;
+  /**
+   * Removes usage events past the retention (`usage_event_retention_days`, `usage_event_max`);
+   * the per-entry statistics stay. Returns how many events went. Hygiene calls it.
+   */
+  pruneUsage(options?: PruneUsageOptions): Promise<number>;
   healthCheck(): Promise<HealthReport>;
   /** Re-embeds every entry with the current provider and records its fingerprint. */
   reindex(options?: ReindexOptions): Promise<EmbeddingJobReport>;

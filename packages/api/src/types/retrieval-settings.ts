@@ -93,4 +93,18 @@ export interface RetrievalSettings {
    * entries) for questions that ask why/how or name an entity, and says so in `explain.graph`.
    */
   graphExpansion: boolean;
+  /** `usage_tracking`: recalls get a `recallId` and record what they surfaced. */
+  usageTracking: boolean;
+  /** `usage_store_queries`: usage events keep the query text (default a hash). */
+  usageStoreQueries: boolean;
+  /** `usage_event_retention_days`: hygiene prunes usage events older than this. */
+  usageEventRetentionDays: number;
+  /** `usage_event_max`: at most this many usage events are kept. */
+  usageEventMax: number;
+  /** `pin_boost`: relevance added to a pinned entry's (capped at 1). */
+  pinBoost: number;
+  /** `usage_half_life_factor`: how far use may stretch an entry's decay half-life (1 = off). */
+  usageHalfLifeFactor: number;
+  /** `usage_ignored_demotion`: the context's demotion of entries surfaced often, never used (0 = off). */
+  usageIgnoredDemotion: number;
 }

@@ -30,6 +30,13 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   conflictConfirmTimeoutMs: "conflict_confirm_timeout_ms",
   entityReading: "entity_reading",
   graphExpansion: "graph_expansion",
+  usageTracking: "usage_tracking",
+  usageStoreQueries: "usage_store_queries",
+  usageEventRetentionDays: "usage_event_retention_days",
+  usageEventMax: "usage_event_max",
+  pinBoost: "pin_boost",
+  usageHalfLifeFactor: "usage_half_life_factor",
+  usageIgnoredDemotion: "usage_ignored_demotion",
 };
 
 /** The names of the retrieval options (camelCase). */
