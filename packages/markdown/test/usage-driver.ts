@@ -3,6 +3,8 @@ import {
   type IndexDriverFactory,
   type NormalizedFilter,
   normalizeFilter,
+  type UsageEvent,
+  type UsageRecord,
 } from "@memory/api";
 import { analyzeQuery, createMemoryFacade, searchTerms } from "@memory/core";
 import { SqliteDriver } from "@memory/sqlite";
@@ -78,5 +80,37 @@ export async function stageKeys(
     recent: keys(await stages.recent(filter, limit)),
     keyword: keys(keyword.hits.map((hit) => hit.entry)),
     like: keys(await stages.like([query], filter, limit)),
+  };
+}
+
+/** A `surfaced` event of a recall, at a fixed time unless given. */
+export function surfaced(
+  recallId: string,
+  key: string,
+  at = "2026-11-20T10:00:00.000Z",
+  namespace = "default",
+): UsageEvent {
+  return { recallId, namespace, key, kind: "surfaced", at, source: "recall" };
+}
+
+/** The facade's update reduced to counting: what a lost update would show. */
+export function countingUpdate(
+  current: UsageRecord | undefined,
+  events: readonly UsageEvent[],
+): UsageRecord {
+  const first = events[0] as UsageEvent;
+  const stats = current?.stats ?? { surfaced: 0, used: 0, ignored: 0, queries: 0, days: 0 };
+  const count = (kind: UsageEvent["kind"]) => events.filter((event) => event.kind === kind).length;
+  return {
+    namespace: first.namespace,
+    key: first.key,
+    stats: {
+      ...stats,
+      surfaced: stats.surfaced + count("surfaced"),
+      used: stats.used + count("used"),
+      ignored: stats.ignored + count("ignored"),
+      lastSurfacedAt: events.at(-1)?.at,
+    },
+    recentQueries: current?.recentQueries ?? [],
   };
 }
