@@ -1,7 +1,8 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInMemoryDriver, createMemoryFacade, type InMemoryDriver } from "@memory/core";
 import { describe, expect, it } from "vitest";
-import { createMarkdownMemory, STATE_DIR } from "../src/index.js";
+import { createMarkdownMemory, MarkdownDriver, STATE_DIR } from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
 const START = Date.parse("2026-11-20T09:00:00.000Z");
@@ -79,5 +80,32 @@ describe.each([false, true])("usage through the memory (index %s)", (index) => {
     expect(events()).not.toContain('"key":"kayak"');
     expect(events()).toContain('"key":"canoe"');
     expect(readFileSync(join(root, STATE_DIR, "usage.json"), "utf8")).not.toContain('"kayak"');
+  });
+});
+
+describe("marks and the derived index", () => {
+  it("the index holds no marks, so a snooze lifted in the files is never hidden by a stale index row", async () => {
+    let index: InMemoryDriver | undefined;
+    const driver = new MarkdownDriver({
+      root: tempDir(),
+      openIndex: () => {
+        index = createInMemoryDriver();
+        return index;
+      },
+    });
+    await using memory = createMemoryFacade(driver, { logger: () => {}, now: () => START });
+    await memory.store({ key: "kayak", content: "The user owns a red kayak" });
+    await memory.pin("kayak");
+    await memory.snooze("kayak", { forMs: DAY });
+    // Stored again while marked: the index re-reads the row (its content changed).
+    await memory.store({ key: "kayak", content: "The user owns a blue kayak" });
+    const keys = async () => (await memory.recall("kayak", { mode: "bm25" })).map((e) => e.key);
+    expect(await keys()).toEqual([]);
+    await memory.unsnooze("kayak");
+    await memory.unpin("kayak");
+    expect(await keys()).toEqual(["kayak"]);
+    const [row] = await index!.read([{ namespace: "default", key: "kayak" }]);
+    expect(row).not.toHaveProperty("pinned");
+    expect(row).not.toHaveProperty("snoozedUntil");
   });
 });
