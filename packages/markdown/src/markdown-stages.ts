@@ -71,8 +71,8 @@ const asleep = (entry: MemoryEntry, filter: NormalizedFilter) =>
  * Snoozes (`filter.awakeAt`) are applied here too, from the files' rows, whatever the inner
  * stages do: the index's driver is injected and need not know `awakeAt` (nor hold the marks: a
  * person pins or snoozes by editing a line), so a stage is asked for as many more results as
- * entries in scope are snoozed, the snoozed ones are dropped, and the list is cut to the limit:
- * exactly the awake entries the stage would have returned. Over the parsed rows (no index) the
+ * entries in scope are snoozed, the snoozed ones are dropped, and a list given best first is cut
+ * to the limit: exactly the awake entries the stage would have returned. Over the parsed rows (no index) the
  * in-memory stages already leave them out and this drops nothing.
  */
 export function fileTruthStages(
@@ -105,7 +105,10 @@ export function fileTruthStages(
   };
   const entries = (list: MemoryEntry[], filter: NormalizedFilter, limit: number) =>
     list.flatMap((entry) => truth(entry, filter) ?? []).slice(0, limit);
-  const hits = <T extends IndexedEntry>(list: T[], filter: NormalizedFilter, limit: number): T[] =>
+  // `limit` cuts only lists a stage returns best first (recent, vector, like); keyword hits come
+  // in no order (the in-memory stage returns every hit; the engine ranks them), so the few extra
+  // hits asked for in place of snoozed ones stay: more candidates, never a snoozed one.
+  const hits = <T extends IndexedEntry>(list: T[], filter: NormalizedFilter, limit?: number): T[] =>
     list
       .flatMap((hit) => {
         const entry = truth(hit.entry, filter);
@@ -122,7 +125,7 @@ export function fileTruthStages(
       await refresh();
       const pool = request.pool + snoozedInScope(state, request.filter);
       const result = await inner().keyword({ ...request, pool });
-      return { ...result, hits: hits(result.hits, request.filter, request.pool) };
+      return { ...result, hits: hits(result.hits, request.filter) };
     },
     vectorAvailability: () => inner().vectorAvailability(),
     embedQuery: (query, signal) => inner().embedQuery(query, signal),
@@ -141,9 +144,7 @@ export function fileTruthStages(
     // is dropped here (an inner stage that knows `awakeAt` reaches past it instead).
     neighbors: async (ids, filter) => {
       const found = (await inner().neighbors?.(ids, filter)) ?? new Map();
-      return new Map(
-        [...found].map(([id, list]) => [id, hits(list, filter, Number.POSITIVE_INFINITY)]),
-      );
+      return new Map([...found].map(([id, list]) => [id, hits(list, filter)]));
     },
     attachEmbeddings: (results) => inner().attachEmbeddings(results),
     changeToken: () => {

@@ -195,8 +195,10 @@ describe.each([false, true])("snoozed entries in recall (index %s)", (index) => 
       const awake = ["awake-b", "awake-c", "woken"];
       const found = await stageKeys(driver, "kayak", awakeFilter(now), 3);
       expect(found.recent).toEqual(awake);
+      // Keyword hits come in no order (the engine ranks them): the pool is a floor there.
+      expect(found.like).toHaveLength(3);
+      expect(found.keyword.length).toBeGreaterThanOrEqual(3);
       for (const keys of [found.keyword, found.like]) {
-        expect(keys).toHaveLength(3);
         expect(keys).not.toContain("asleep-1");
         expect(keys).not.toContain("asleep-2");
       }
