@@ -1,4 +1,4 @@
-import type { DeleteWhere } from "@memory/api";
+import type { DeleteWhere, NormalizedFilter } from "@memory/api";
 import { analyzeQuery, searchTerms } from "@memory/core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SqliteDriver } from "../src/index.js";
@@ -65,11 +65,12 @@ const keys = (entries: readonly { key: string }[]) => entries.map((entry) => ent
 const entries = (hits: readonly { entry: { key: string } }[]) => hits.map((hit) => hit.entry);
 
 describe("sqlite: recall stages leave out entries snoozed past awakeAt", () => {
-  for (const [name, options, extra] of [
+  const cases: [string, { otherNamespace?: boolean }, Partial<NormalizedFilter>][] = [
     ["the namespace alone (FTS5's ranking first)", {}, {}],
     ["beside another namespace (joined through the covering index)", { otherNamespace: true }, {}],
     ["under a category filter", {}, { categories: ["core"] }],
-  ] as const) {
+  ];
+  for (const [name, options, extra] of cases) {
     it(`keyword stage, ${name}`, async () => {
       const { driver } = await coffeeStore(options);
       const terms = searchTerms(analyzeQuery("coffee espresso"));
