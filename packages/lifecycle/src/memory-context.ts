@@ -24,6 +24,7 @@ import {
   ContextTraceCollector,
   type MemoryContextTrace,
 } from "./context-trace.js";
+import { demoteIgnored } from "./context-usage.js";
 import { questionAnswers } from "./question-answers.js";
 
 /** Options of {@link buildMemoryContext}. */
@@ -35,6 +36,11 @@ export interface MemoryContextOptions {
    * true. The recalls the context makes to choose them are never tracked themselves.
    */
   track?: boolean;
+  /**
+   * Lowers, by this fraction, the relevance of entries shown at least 10 times and never used
+   * (feedback), before the block is chosen; default 0 (off: measured, docs/retrieval-quality.md).
+   */
+  usageDemotion?: number;
   /**
    * The current conversation. It identifies, it does not filter: the discovery query takes in
    * the session's last messages (see `multiTurn`) and the message itself is never its own
@@ -185,11 +191,13 @@ export async function buildMemoryContext(
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
   const trace = options.explain === "full" ? new ContextTraceCollector() : undefined;
-  const { recalled, answers, othersAnswers, superseded, subject } = await recallForMessage(
+  const found = await recallForMessage(memory, options, settings, trace);
+  const { answers, othersAnswers, superseded, subject } = found;
+  const recalled = await demoteIgnored(
     memory,
-    options,
-    settings,
-    trace,
+    found.recalled,
+    options.usageDemotion ?? 0,
+    options.namespace,
   );
   const core = coreLimit <= 0 ? [] : await memory.topCore(coreLimit * 3, keyOptions);
 
