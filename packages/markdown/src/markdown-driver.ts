@@ -250,11 +250,10 @@ export class MarkdownDriver implements MemoryDriver {
   async deleteWhere(filter: DeleteWhere): Promise<DeleteReport> {
     const { tree } = this.state;
     const plan = () => {
-      // Pinned entries are left out before planning: they are neither deleted nor counted.
+      // `keepPinned` goes to the plan: a pinned entry is never eligible but still holds its
+      // place in the `keepNewest` ranking (the SQL backends' rule).
       const rows = [...tree.allEntries()].filter(
-        (row) =>
-          (filter.sessionId === undefined || row.entry.sessionId === filter.sessionId) &&
-          !(filter.keepPinned && row.entry.pinned),
+        (row) => filter.sessionId === undefined || row.entry.sessionId === filter.sessionId,
       );
       const categories = filter.categories ? [...filter.categories] : undefined;
       return planDeletion(rows, { ...filter, categories });

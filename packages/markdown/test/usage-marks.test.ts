@@ -162,6 +162,32 @@ describe("marks in a write batch", () => {
       await close();
     }
   });
+
+  it("counts a pinned entry among the newest that keepNewest keeps", async () => {
+    const { driver, close } = await openDriver();
+    try {
+      await driver.write(
+        upserts(
+          record("new-pinned", "one", { pinned: true, updatedAt: "2026-11-03T00:00:00.000Z" }),
+          record("older", "two", { updatedAt: "2026-11-02T00:00:00.000Z" }),
+        ),
+      );
+      const report = await driver.deleteWhere({
+        namespace: "default",
+        categories: undefined,
+        olderThan: undefined,
+        superseded: undefined,
+        keepNewest: 1,
+        keepPinned: true,
+        dryRun: false,
+      });
+      expect(report).toEqual({ deleted: 1, byCategory: { core: { eligible: 1, deleted: 1 } } });
+      const left = await driver.scan({ filter: awakeFilter(), order: { by: "newest" }, limit: 9 });
+      expect(left.entries.map((entry) => entry.key)).toEqual(["new-pinned"]);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe.each([false, true])("snoozed entries in recall (index %s)", (index) => {
