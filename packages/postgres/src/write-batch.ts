@@ -111,9 +111,9 @@ export function upsertStatement(
   }
   const replaceId = group[0]!.upsert.replaceId === true;
   const replaceCreatedAt = group[0]!.upsert.replaceCreatedAt === true;
-  // An upsert without marks (a store) keeps the stored ones; one that gives them (an import)
-  // replaces them. Read from the conflicting row itself (`m`), so a mark committed while this
-  // statement waited for the row is kept.
+  // An upsert that gives marks (an import) replaces the stored ones; one without them (a store)
+  // leaves those columns out of DO UPDATE, so the row's latest marks stay, even one committed
+  // while this statement waited for the row.
   const givesPinned = group[0]!.upsert.entry.pinned !== undefined;
   const givesSnooze = group[0]!.upsert.entry.snoozedUntil !== undefined;
   const { memories } = target.tables;

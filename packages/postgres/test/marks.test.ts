@@ -123,6 +123,33 @@ describe("postgres: pins and snoozes (write batch marks)", () => {
     expect(imported.upserted[1]).not.toHaveProperty("snoozedUntil");
   });
 
+  it("loses no mark to a store of the same entry by another process at the same time", async () => {
+    const { driver, schema } = await open();
+    const other = await openDriver(schema);
+    opened.push(other);
+    await driver.write(batch({ upserts: await upserts([entryRecord("k", "version 0")]) }));
+    for (let round = 1; round <= 20; round++) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const pinned = round % 2 === 1;
+      const snoozedUntil = pinned ? SNOOZE_END : null;
+      const writes = [
+        gate.then(async () =>
+          driver.write(batch({ upserts: await upserts([entryRecord("k", `version ${round}`)]) })),
+        ),
+        gate.then(() => other.write(batch({ marks: [{ ...at("k"), pinned, snoozedUntil }] }))),
+      ];
+      release();
+      await Promise.all(writes);
+      const [entry] = await driver.read([at("k")]);
+      expect(entry!.content).toBe(`version ${round}`);
+      expect(entry!.pinned ?? false).toBe(pinned);
+      expect(entry!.snoozedUntil).toBe(snoozedUntil ?? undefined);
+    }
+  });
+
   it("applies marks after the batch's upserts, in its transaction", async () => {
     const { driver } = await open();
     const result = await driver.write(
