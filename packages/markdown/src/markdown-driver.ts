@@ -111,7 +111,15 @@ export class MarkdownDriver implements MemoryDriver {
       () => this.#stages(),
     );
     this.leases = treeLeases(join(this.root, STATE_DIR), state.lock, () => ready(true));
-    this.usage = new TreeUsage(join(this.root, STATE_DIR), state.lock, () => ready(true));
+    this.usage = new TreeUsage(
+      join(this.root, STATE_DIR),
+      state.lock,
+      () => ready(true),
+      () => {
+        state.tree.refresh();
+        return (namespace, key) => state.tree.entries(namespace).has(key);
+      },
+    );
     this.vectors = indexVectors(state, () => this.#fresh());
     this.embeddingCache = this.indexed ? lazyEmbeddingCache(state, ready) : undefined;
   }

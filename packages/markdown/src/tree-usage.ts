@@ -54,13 +54,23 @@ export class TreeUsage implements DriverUsage {
   readonly #records: string;
   readonly #lock: TreeLock;
   readonly #ready: () => Promise<unknown>;
+  readonly #stored: () => (namespace: string, key: string) => boolean;
 
-  /** `ready` creates the tree (the state directory lives in it) before the first write. */
-  constructor(stateDir: string, lock: TreeLock, ready: () => Promise<unknown>) {
+  /**
+   * `ready` creates the tree (the state directory lives in it) before the first write; `stored`
+   * re-reads the files (called under the lock) and says which keys are stored entries now.
+   */
+  constructor(
+    stateDir: string,
+    lock: TreeLock,
+    ready: () => Promise<unknown>,
+    stored: () => (namespace: string, key: string) => boolean,
+  ) {
     this.#events = join(stateDir, USAGE_EVENTS_FILE);
     this.#records = join(stateDir, USAGE_RECORDS_FILE);
     this.#lock = lock;
     this.#ready = ready;
+    this.#stored = stored;
   }
 
   async #locked<T>(body: () => T): Promise<T> {
@@ -123,8 +133,14 @@ export class TreeUsage implements DriverUsage {
         else byKey.set(id, [event]);
       }
       // Every update is computed before anything is written: one that throws writes nothing.
+      // Records only for stored entries (a free-text chunk, or a key forgotten since the recall,
+      // has none): an entry stored later under the key starts from zero.
       const records = this.#readRecords();
-      for (const [id, list] of byKey) records.set(id, update(records.get(id), list));
+      const stored = this.#stored();
+      for (const [id, list] of byKey) {
+        const { namespace, key } = list[0] as UsageEvent;
+        if (stored(namespace, key)) records.set(id, update(records.get(id), list));
+      }
       this.#append(events);
       this.#writeRecords(records);
     });
@@ -163,7 +179,10 @@ export class TreeUsage implements DriverUsage {
   put(records: readonly UsageRecord[]): Promise<void> {
     return this.#locked(() => {
       const stored = this.#readRecords();
-      for (const record of records) stored.set(identity(record.namespace, record.key), record);
+      const present = this.#stored();
+      for (const record of records)
+        if (present(record.namespace, record.key))
+          stored.set(identity(record.namespace, record.key), record);
       this.#writeRecords(stored);
     });
   }
@@ -186,8 +205,9 @@ export class TreeUsage implements DriverUsage {
   /**
    * Removes the records and events of deleted entries. Call with the tree lock held (the write
    * that deletes them holds it). The events file is rewritten only when a deleted entry has a
-   * record: every key with events has one (`record` stores one per key it appends events of),
-   * so deleting entries that were never surfaced costs a read of the records file only.
+   * record: an entry surfaced while stored has one, so deleting entries that were never surfaced
+   * costs a read of the records file only (events appended for the key before it was stored, which
+   * no record counts, stay until pruned).
    */
   removeLocked(keys: readonly EntryKey[]): void {
     if (keys.length === 0) return;

@@ -18,6 +18,7 @@ describe("usage storage of a memory tree", () => {
     const { driver, root, close } = await openDriver();
     try {
       const { usage } = driver;
+      await driver.write(upserts(record("a", "one"), record("b", "two")));
       await usage.record(
         [surfaced("r1", "a"), surfaced("r1", "b"), surfaced("r1", "a")],
         (current, events) => {
@@ -51,6 +52,7 @@ describe("usage storage of a memory tree", () => {
   it("writes nothing when an update throws", async () => {
     const { driver, close } = await openDriver();
     try {
+      await driver.write(upserts(record("a", "one")));
       await expect(
         driver.usage.record([surfaced("r1", "a")], () => {
           throw new Error("refused");
@@ -67,6 +69,13 @@ describe("usage storage of a memory tree", () => {
     const { driver, close } = await openDriver();
     try {
       const { usage } = driver;
+      await driver.write(
+        upserts(
+          record("a", "one"),
+          record("b", "two"),
+          record("a", "three", { namespace: "team" }),
+        ),
+      );
       await usage.record(
         [surfaced("r1", "b"), surfaced("r1", "a"), surfaced("r2", "a", undefined, "team")],
         countingUpdate,
@@ -85,6 +94,9 @@ describe("usage storage of a memory tree", () => {
         "default/b",
       ]);
       expect(order(await usage.scan("team", undefined, 10))).toEqual(["team/a"]);
+      // Records of absent entries are not stored.
+      await usage.put([{ ...stored!, key: "absent" }]);
+      expect(await usage.read("default", ["absent"])).toEqual([undefined]);
     } finally {
       await close();
     }
@@ -95,6 +107,7 @@ describe("usage storage of a memory tree", () => {
     try {
       const { usage } = driver;
       const at = (day: number) => `2026-11-${String(day).padStart(2, "0")}T10:00:00.000Z`;
+      await driver.write(upserts(record("a", "one")));
       await usage.record(
         [1, 2, 3, 4, 5].map((day) => surfaced(`r${day}`, "a", at(day))),
         countingUpdate,
@@ -115,6 +128,25 @@ describe("usage storage of a memory tree", () => {
       );
       expect(await usage.prune(at(1), 2)).toBe(0);
       expect((await usage.read("default", ["a"]))[0]!.stats.surfaced).toBe(6);
+    } finally {
+      await close();
+    }
+  });
+
+  it("appends events of keys that are not stored entries, and keeps no record of them", async () => {
+    const { driver, close } = await openDriver();
+    try {
+      const { usage } = driver;
+      await driver.write(upserts(record("a", "one")));
+      await usage.record([surfaced("r1", "a"), surfaced("r1", "MEMORY.md#notes")], countingUpdate);
+      expect((await usage.events("default", "r1")).map((event) => event.key)).toEqual([
+        "a",
+        "MEMORY.md#notes",
+      ]);
+      expect(await usage.read("default", ["a", "MEMORY.md#notes"])).toEqual([
+        expect.anything(),
+        undefined,
+      ]);
     } finally {
       await close();
     }
@@ -153,6 +185,11 @@ describe("usage recorded by two processes over one tree", () => {
     const root = tempDir();
     const count = 100;
     const fixture = fileURLToPath(new URL("./fixtures/recorder.ts", import.meta.url));
+    {
+      const { driver, close } = await openDriver({ root });
+      await driver.write(upserts(record("shared", "The entry both processes surface")));
+      await close();
+    }
     let ready = 0;
     const run = (prefix: string) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
