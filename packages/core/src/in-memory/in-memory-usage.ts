@@ -49,7 +49,10 @@ export function inMemoryUsage(store: InMemoryStore): DriverUsage {
     put: async (records) => {
       for (const record of records)
         if (store.rows.has(InMemoryStore.id(record.namespace, record.key)))
-          store.usageRecords.set(InMemoryStore.id(record.namespace, record.key), copyRecord(record));
+          store.usageRecords.set(
+            InMemoryStore.id(record.namespace, record.key),
+            copyRecord(record),
+          );
     },
     prune: async (olderThan, keep) => {
       const before = store.usageEvents.length;
