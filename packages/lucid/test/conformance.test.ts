@@ -71,6 +71,7 @@ for (const [name, lucid] of variants) {
       "deferredEmbedding",
       "multiProcess",
       "relations",
+      "usage",
     ],
     create: async (context) => open(join(tempDir(), "brain.db"), context),
     createShared: async () => {
