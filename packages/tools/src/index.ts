@@ -38,6 +38,14 @@ export {
   type MemoryToolResult,
 } from "./tool-definition.js";
 export {
+  feedbackInput,
+  pinInput,
+  snoozeForInput,
+  snoozeForMs,
+  snoozeInput,
+  usageInput,
+} from "./usage-inputs.js";
+export {
   ALL_MEMORY_TOOL_NAMES,
   type AnyMemoryToolName,
   type MemoryToolSpec,

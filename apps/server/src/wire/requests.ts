@@ -85,6 +85,16 @@ export const RecallRequestSchema = named(
       mode: z.enum(["hybrid", "bm25", "embedding"]).optional(),
       minScore: z.number().optional(),
       includeSuperseded: z.boolean().optional(),
+      includeSnoozed: z
+        .boolean()
+        .optional()
+        .describe("Also return entries snoozed now (docs/usage.md); default false."),
+      track: z
+        .boolean()
+        .optional()
+        .describe(
+          "Record the results as surfaced and answer a recallId for POST /v1/feedback; default usage_tracking (true). A recall made for a person (the inspector) says false.",
+        ),
       withEmbeddings: z.boolean().optional(),
       collections: collectionsInput.describe(
         "Collections searched with memory: true or absent, every one; false, memory only; a list, those.",
