@@ -229,6 +229,7 @@ export type {
   UsageSource,
   UsageStats,
 } from "./types/usage.js";
+export { validatePinned, validateUsageExport } from "./usage-validation.js";
 export {
   CUSTOM_CATEGORY_PATTERN,
   isBuiltInCategory,

@@ -18,6 +18,8 @@ export interface NormalizedDeleteFilter {
   /** 0 when no floor was asked for. */
   keepNewest: number;
   dryRun: boolean;
+  /** Present (true) only when asked: pinned entries are kept. */
+  keepPinned?: boolean;
 }
 
 function describe(value: unknown): string {
@@ -81,6 +83,7 @@ export function normalizeDeleteFilter(filter: DeleteFilter): NormalizedDeleteFil
     superseded: optionalBoolean("superseded", filter.superseded),
     keepNewest,
     dryRun: optionalBoolean("dryRun", filter.dryRun) ?? false,
+    ...(optionalBoolean("keepPinned", filter.keepPinned) ? { keepPinned: true } : {}),
   };
 }
 

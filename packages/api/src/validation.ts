@@ -18,7 +18,9 @@ import {
   type EntryFilter,
   type ImportEntry,
   type StoreInput,
+  type UsageRecordExport,
 } from "./types/memory-entry.js";
+import { validatePinned, validateUsageExport } from "./usage-validation.js";
 
 // The input policy (docs/input-rules.md) lives here, once, so every backend and every channel
 // (library, HTTP, MCP, CLI, import) refuses and normalizes exactly the same inputs. The shared
@@ -202,6 +204,9 @@ export interface NormalizedImportEntry extends NormalizedStoreInput {
   supersededBy: string | undefined;
   supersessionRecord: SupersessionRecord | undefined;
   conflictRecord: ConflictRecord | undefined;
+  pinned: boolean | undefined;
+  snoozedUntil: string | undefined;
+  usage: UsageRecordExport | undefined;
 }
 
 /** Validates one import entry. */
@@ -219,6 +224,11 @@ export function normalizeImportEntry(entry: ImportEntry): NormalizedImportEntry 
         ? undefined
         : optional(entry.supersessionRecord, validateSupersessionRecord),
     conflictRecord: optional(entry.conflictRecord, validateConflictRecord),
+    pinned: optional(entry.pinned, validatePinned),
+    snoozedUntil: optional(entry.snoozedUntil, (value) =>
+      normalizeTimestamp(value, "snoozedUntil"),
+    ),
+    usage: optional(entry.usage, validateUsageExport),
   };
 }
 

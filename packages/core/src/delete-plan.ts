@@ -8,7 +8,7 @@ import type { DeleteReport, MemoryEntry, NormalizedDeleteFilter } from "@memory/
  */
 export function planDeletion<Row extends { entry: MemoryEntry }>(
   rows: Iterable<Row>,
-  filter: NormalizedDeleteFilter,
+  filter: NormalizedDeleteFilter & { keepPinned?: boolean },
 ): { report: DeleteReport; doomed: Row[] } {
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
@@ -40,6 +40,8 @@ export function planDeletion<Row extends { entry: MemoryEntry }>(
         filter.superseded !== (entry.supersededBy !== undefined)
       )
         return;
+      // Pinned entries are never eligible; they still hold their place in the keepNewest ranking.
+      if (filter.keepPinned && entry.pinned) return;
       const counts = report.byCategory[entry.category] ?? { eligible: 0, deleted: 0 };
       report.byCategory[entry.category] = counts;
       counts.eligible++;

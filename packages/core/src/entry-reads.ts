@@ -14,6 +14,7 @@ import {
 import { baseImportance } from "./algorithms/importance.js";
 import type { FacadeContext } from "./facade-context.js";
 import { withOutgoingRelations } from "./relations/export-relations.js";
+import { withUsage } from "./usage/usage-transfer.js";
 
 /** `list` returns at most this many entries per call, whatever `limit` asks (page with `offset`). */
 export const LIST_LIMIT_MAX = 1_000_000;
@@ -115,7 +116,7 @@ export async function* exportEntries(
       ...(after === undefined ? {} : { after }),
       withEmbeddings: filter.withEmbeddings === true,
     });
-    yield* await withOutgoingRelations(context.driver, page.entries);
+    yield* await withUsage(context, await withOutgoingRelations(context.driver, page.entries));
     if (page.next === undefined) return;
     after = page.next;
   }

@@ -2,6 +2,7 @@ import type { MemoryDriver, PendingEntry } from "@memory/api";
 import type { EmbeddingWorker } from "./embedding-worker.js";
 import type { ResolvedFacadeOptions } from "./facade-options.js";
 import type { RecallEngine } from "./recall/recall-engine.js";
+import type { UsageRecorder } from "./usage/usage-recorder.js";
 
 /**
  * What the facade's concerns (store, reads, imports, embedding jobs...) share: the open driver
@@ -16,6 +17,8 @@ export interface FacadeContext {
   readonly worker: EmbeddingWorker<unknown, PendingBatchOf>;
   /** Whether stores leave embedding to the background worker (`defer_embedding`, honoured). */
   readonly defers: boolean;
+  /** Writes recall events (`capabilities.usage` only; undefined without). */
+  readonly usage: UsageRecorder | undefined;
   /** Throws MemoryClosedError once `close()` ran: long operations call it between awaits. */
   assertOpen(): void;
   /** Drops cached recalls after a write (one namespace, or every one). */

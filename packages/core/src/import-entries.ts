@@ -9,10 +9,12 @@ import {
   normalizeEntryRelations,
   normalizeImportEntry,
   nowIso,
+  type UsageRecordExport,
 } from "@memory/api";
 import { planMentions } from "./entities/entity-mentions.js";
 import type { FacadeContext } from "./facade-context.js";
 import { ImportRelations } from "./relations/import-relations.js";
+import { importUsage } from "./usage/usage-transfer.js";
 import { embedDocuments, givenVector, vectorsWritable } from "./vector-state.js";
 
 /**
@@ -53,7 +55,12 @@ async function importLoop(
   const report: ImportReport = { imported: 0, rejected: [] };
   const { embedder } = context.options;
   const deferred = context.defers;
-  let batch: { index: number; raw: unknown; upsert: EntryUpsert }[] = [];
+  let batch: {
+    index: number;
+    raw: unknown;
+    upsert: EntryUpsert;
+    usage: UsageRecordExport | undefined;
+  }[] = [];
   let index = 0;
   // One clock reading per batch, as a transaction has one time: `updatedAt` of undated entries.
   let batchNow: string | undefined;
@@ -96,6 +103,17 @@ async function importLoop(
       });
       refused = result.refused.filter((item) => item.index < batch.length);
       relations.settle(result);
+      const refusedAt = new Set(refused.map((item) => item.index));
+      await importUsage(
+        context,
+        batch
+          .filter((_, position) => !refusedAt.has(position))
+          .map(({ upsert, usage }) => ({
+            namespace: upsert.entry.namespace,
+            key: upsert.entry.key,
+            usage,
+          })),
+      );
     } catch (error) {
       throw importStoppedError(error, report);
     }
@@ -119,12 +137,12 @@ async function importLoop(
       }
       try {
         batchNow ??= nowIso();
-        const upsert = toUpsert(context, raw, batchNow);
+        const { upsert, usage } = toUpsert(context, raw, batchNow);
         const edges =
           raw.relations === undefined
             ? []
             : normalizeEntryRelations(raw.relations, upsert.entry.key);
-        batch.push({ index, raw, upsert });
+        batch.push({ index, raw, upsert, usage });
         relations.add(index, upsert.entry.namespace, upsert.entry.key, edges, batchNow);
       } catch (error) {
         if (!MemoryError.isInstance(error)) throw error;
@@ -150,7 +168,11 @@ async function importLoop(
 }
 
 /** One validated import entry as a driver upsert: given id and timestamps win over stored ones. */
-function toUpsert(context: FacadeContext, raw: ImportEntry, now: string): EntryUpsert {
+function toUpsert(
+  context: FacadeContext,
+  raw: ImportEntry,
+  now: string,
+): { upsert: EntryUpsert; usage: UsageRecordExport | undefined } {
   const entry = normalizeImportEntry(raw);
   const updatedAt = entry.updatedAt ?? now;
   const upsert: EntryUpsert = {
@@ -172,7 +194,9 @@ function toUpsert(context: FacadeContext, raw: ImportEntry, now: string): EntryU
   if (entry.supersessionRecord !== undefined)
     upsert.entry.supersessionRecord = entry.supersessionRecord;
   if (entry.conflictRecord !== undefined) upsert.entry.conflictRecord = entry.conflictRecord;
+  if (entry.pinned !== undefined) upsert.entry.pinned = entry.pinned;
+  if (entry.snoozedUntil !== undefined) upsert.entry.snoozedUntil = entry.snoozedUntil;
   const vector = givenVector(context, entry.embedding);
   if (vector) upsert.vector = vector;
-  return upsert;
+  return { upsert, usage: entry.usage };
 }

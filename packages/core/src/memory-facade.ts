@@ -7,6 +7,8 @@ import {
   type EmbeddingJobReport,
   type ExplainRecallOptions,
   type ExportFilter,
+  type FeedbackInput,
+  type FeedbackReport,
   type FileBackedMemory,
   type FlushOptions,
   type GetOptions,
@@ -22,15 +24,22 @@ import {
   MemoryClosedError,
   type MemoryDriver,
   type MemoryEntry,
+  type PruneUsageOptions,
   type RecallOptions,
+  type RecallResults,
   type RecallTrace,
   type ReindexOptions,
   type RelateOptions,
   type Relation,
   type RelationsOptions,
   type RelationType,
+  type SnoozeOptions,
   type StoreInput,
+  type TrackRecallInput,
   type UnrelateOptions,
+  type UsageOptions,
+  type UsageReport,
+  validateNamespace,
 } from "@memory/api";
 import {
   CollectionFilterCache,
@@ -60,10 +69,21 @@ import * as leases from "./lease-operations.js";
 import { NoneDriver } from "./none-driver.js";
 import type { GraphAccess } from "./recall/graph-expansion.js";
 import { RecallEngine } from "./recall/recall-engine.js";
+import type { UsageAccess } from "./recall/usage-ranking.js";
 import { orderContradictions } from "./relations/contradiction-order.js";
 import { entryRelations, relateEntries, unrelateEntries } from "./relations/relation-operations.js";
 import { storeEntry } from "./store-entry.js";
 import { unsupersedeEntry } from "./unsupersede.js";
+import { setPinned, snoozeEntry, unsnoozeEntry } from "./usage/usage-marks.js";
+import {
+  pruneUsageEvents,
+  recordFeedback,
+  recordSurfaced,
+  trackRecall,
+  tracks,
+} from "./usage/usage-operations.js";
+import { UsageRecorder } from "./usage/usage-recorder.js";
+import { usageReport } from "./usage/usage-report.js";
 import { vectorUnavailable } from "./vector-state.js";
 
 /**
@@ -168,6 +188,7 @@ export class MemoryFacade implements Memory {
       now: options.now,
       stages: facadeStages(() => driver.recallStages, unavailable),
       graph: graphAccess(driver),
+      usage: usageAccess(driver),
     });
     const worker = new EmbeddingWorker<unknown, PendingBatchOf>(
       pendingSource(() => context, isClosed),
@@ -179,6 +200,12 @@ export class MemoryFacade implements Memory {
       engine,
       worker,
       defers: this.#defers(),
+      usage:
+        driver.capabilities.usage && driver.usage
+          ? new UsageRecorder(driver.usage, (message) =>
+              options.logger(`@memory/${driver.name}: ${message}`),
+            )
+          : undefined,
       assertOpen: () => {
         if (this.#closed) throw new MemoryClosedError(this.name);
       },
@@ -212,8 +239,9 @@ export class MemoryFacade implements Memory {
     return this.#use((context) => reads.getEntry(context, key, options));
   }
 
-  recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
+  recall(query: string, options: RecallOptions = {}): Promise<RecallResults> {
     return this.#use(async (context) => {
+      const track = tracks(context, options.track);
       const found = await recallWithCollections(
         (text, engineOptions) => context.engine.recall(text, engineOptions),
         this.#collectionParts(context),
@@ -222,8 +250,47 @@ export class MemoryFacade implements Memory {
       );
       const { driver } = context;
       const ordered = await orderContradictions(driver, found);
-      return driver.supplementRecall ? driver.supplementRecall(query, options, ordered) : ordered;
+      const results: RecallResults = driver.supplementRecall
+        ? await driver.supplementRecall(query, options, ordered)
+        : ordered;
+      if (!track) return results;
+      const namespace = validateNamespace(options.namespace);
+      const recallId = recordSurfaced(context, namespace, query, results, "recall");
+      if (recallId !== undefined) results.recallId = recallId;
+      return results;
     });
+  }
+
+  feedback(input: FeedbackInput): Promise<FeedbackReport> {
+    return this.#use((context) => recordFeedback(context, input));
+  }
+
+  trackRecall(input: TrackRecallInput): Promise<string> {
+    return this.#use((context) => trackRecall(context, input));
+  }
+
+  pin(key: string, options: KeyOptions = {}): Promise<MemoryEntry> {
+    return this.#use((context) => setPinned(context, key, options, true));
+  }
+
+  unpin(key: string, options: KeyOptions = {}): Promise<MemoryEntry> {
+    return this.#use((context) => setPinned(context, key, options, false));
+  }
+
+  snooze(key: string, options: SnoozeOptions): Promise<MemoryEntry> {
+    return this.#use((context) => snoozeEntry(context, key, options));
+  }
+
+  unsnooze(key: string, options: KeyOptions = {}): Promise<MemoryEntry> {
+    return this.#use((context) => unsnoozeEntry(context, key, options));
+  }
+
+  usage(options: UsageOptions = {}): Promise<UsageReport> {
+    return this.#use((context) => usageReport(context, options));
+  }
+
+  pruneUsage(options: PruneUsageOptions = {}): Promise<number> {
+    return this.#use((context) => pruneUsageEvents(context, options));
   }
 
   explainRecall(query: string, options: ExplainRecallOptions = {}): Promise<RecallTrace> {
@@ -359,6 +426,7 @@ export class MemoryFacade implements Memory {
     if (this.#closed) throw new MemoryClosedError(this.name);
     const timeoutMs = options.timeoutMs ?? 30_000;
     await this.#context?.worker.flush(timeoutMs);
+    await this.#context?.usage?.drain();
     await this.#context?.driver.flush?.(timeoutMs);
   }
 
@@ -377,6 +445,8 @@ export class MemoryFacade implements Memory {
     if (this.#opening && !this.#context) await this.#opening.catch(() => {});
     const opened = this.#context;
     if (opened) {
+      // Recall events queued before close are written (a failed write is only logged).
+      await opened.usage?.drain();
       opened.engine.invalidate();
       await this.#driver.close();
     }
@@ -396,6 +466,13 @@ function graphAccess(driver: MemoryDriver): GraphAccess | undefined {
       relations.find({ namespace, keys, direction: "both", limit }),
     read: (namespace, keys) => driver.read(keys.map((key) => ({ namespace, key }))),
   };
+}
+
+/** What usage-aware ranking reads from a driver with usage (undefined without). */
+function usageAccess(driver: MemoryDriver): UsageAccess | undefined {
+  const usage = driver.usage;
+  if (!driver.capabilities.usage || !usage) return undefined;
+  return (namespace, keys) => usage.read(namespace, keys);
 }
 
 /** The `Memory` over `driver`: every backend's public factory is this plus its driver. */

@@ -4,6 +4,7 @@ import type {
   DeleteReport,
   EmbeddingJobReport,
   ExplainRecallOptions,
+  FeedbackReport,
   HealthReport,
   ImportEntry,
   ImportReport,
@@ -14,6 +15,7 @@ import type {
   RecallTrace,
   Relation,
   StoreInput,
+  UsageReport,
 } from "@memory/api";
 import {
   MemoryClosedError,
@@ -94,7 +96,7 @@ export class NoneMemory implements Memory {
   async explainRecall(query: string, options: ExplainRecallOptions = {}): Promise<RecallTrace> {
     this.#open();
     const settings = resolveRetrievalSettings();
-    const request = recallRequest(query, options, settings);
+    const request = recallRequest(query, options, settings, Date.now());
     const detail = `the none backend stores nothing (${this.#reason})`;
     return {
       query,
@@ -170,6 +172,43 @@ export class NoneMemory implements Memory {
     this.#open();
     throw new NotFoundError(
       `No entry with key ${JSON.stringify(validateKey(key))} in namespace ${JSON.stringify(validateNamespace(options.namespace))}: the none backend stores nothing (${this.#reason}).`,
+    );
+  }
+  async feedback(): Promise<FeedbackReport> {
+    this.#open();
+    throw this.#noUsage("feedback");
+  }
+  async trackRecall(): Promise<string> {
+    this.#open();
+    throw this.#noUsage("trackRecall");
+  }
+  async pin(): Promise<MemoryEntry> {
+    this.#open();
+    throw this.#noUsage("pin");
+  }
+  async unpin(): Promise<MemoryEntry> {
+    this.#open();
+    throw this.#noUsage("unpin");
+  }
+  async snooze(): Promise<MemoryEntry> {
+    this.#open();
+    throw this.#noUsage("snooze");
+  }
+  async unsnooze(): Promise<MemoryEntry> {
+    this.#open();
+    throw this.#noUsage("unsnooze");
+  }
+  async usage(): Promise<UsageReport> {
+    this.#open();
+    throw this.#noUsage("usage");
+  }
+  async pruneUsage(): Promise<number> {
+    this.#open();
+    return 0;
+  }
+  #noUsage(operation: string): UnsupportedOperationError {
+    return new UnsupportedOperationError(
+      `${operation}: the none backend keeps no usage (${this.#reason}).`,
     );
   }
   async relate(): Promise<Relation> {

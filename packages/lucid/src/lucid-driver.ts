@@ -90,6 +90,10 @@ class LucidDriver implements MemoryDriver {
   get relations(): Delegated["relations"] {
     return this.#inner.relations;
   }
+  /** The local store's usage: what the agent used is learnt locally, like relations. */
+  get usage(): Delegated["usage"] {
+    return this.#inner.usage;
+  }
   open: Delegated["open"] = (context) => this.#inner.open(context);
   read: Delegated["read"] = (keys, options) => this.#inner.read(keys, options);
   scan: Delegated["scan"] = (request) => this.#inner.scan(request);

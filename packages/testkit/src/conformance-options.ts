@@ -66,7 +66,9 @@ export type ConformanceFeature =
   /** Child processes open the same store: the `multiProcessLeases` group (needs `sharedStore` with `location`, and `childOpener`). */
   | "multiProcess"
   /** `capabilities.relations`: typed edges between entries (the `relations` group; docs/relations.md). */
-  | "relations";
+  | "relations"
+  /** `capabilities.usage`: recall ids, feedback, usage statistics, pins and snoozes (the `usage` group; docs/usage.md). */
+  | "usage";
 
 /** Every feature, in the order the suite reports them. */
 export const CONFORMANCE_FEATURES: readonly ConformanceFeature[] = [
@@ -77,6 +79,7 @@ export const CONFORMANCE_FEATURES: readonly ConformanceFeature[] = [
   "deferredEmbedding",
   "multiProcess",
   "relations",
+  "usage",
 ];
 
 /** How the conformance suite creates the backend under test. */
@@ -135,4 +138,5 @@ export type ConformanceGroup =
   | "deferredEmbedding"
   | "multiProcessLeases"
   | "recallTrace"
-  | "relations";
+  | "relations"
+  | "usage";

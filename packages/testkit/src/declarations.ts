@@ -47,6 +47,7 @@ const CAPABILITY_OF: Partial<Record<ConformanceFeature, keyof Capabilities>> = {
   persistent: "persistent",
   deferredEmbedding: "deferredEmbedding",
   relations: "relations",
+  usage: "usage",
 };
 
 /** Features that need others declared too. */

@@ -35,6 +35,7 @@ import { recallTraceGroup } from "./groups/recall-trace.js";
 import { relationsGroup } from "./groups/relations.js";
 import { supersessionGroup } from "./groups/supersession.js";
 import { textLanguageGroup } from "./groups/text-language.js";
+import { usageGroup } from "./groups/usage.js";
 import { vectorRecallGroup } from "./groups/vector-recall.js";
 import { createTestEmbedder } from "./test-embedder.js";
 
@@ -65,6 +66,7 @@ export const conformanceGroups: Record<ConformanceGroup, (options: ConformanceOp
   multiProcessLeases: multiProcessLeasesGroup,
   recallTrace: recallTraceGroup,
   relations: relationsGroup,
+  usage: usageGroup,
 };
 
 /**

@@ -6,7 +6,7 @@ runConformanceSuite({
   name: "in-memory reference",
   // Not persistent, no background embedding worker, and one process only (an InMemoryStore
   // shared between instances stands for one store opened twice).
-  supports: ["vectorSearch", "cjkSearch", "sharedStore", "relations"],
+  supports: ["vectorSearch", "cjkSearch", "sharedStore", "relations", "usage"],
   create: async ({ embedder, settings, now }) =>
     createInMemoryMemory({
       ...(embedder ? { embedder } : {}),

@@ -14,6 +14,8 @@ export interface DeleteFilter {
   keepNewest?: number;
   /** Count what would be deleted; delete nothing. */
   dryRun?: boolean;
+  /** Keep pinned entries (`Memory.pin`) whatever the other conditions say; hygiene sets it. */
+  keepPinned?: boolean;
 }
 
 /** What a bulk delete removed (or would remove, with dryRun). */

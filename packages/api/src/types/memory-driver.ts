@@ -206,7 +206,10 @@ export interface DeleteWhere {
   /** Only superseded (true) or only current (false) entries. */
   superseded: boolean | undefined;
   keepNewest: number;
-  /** Pinned entries are kept whatever the other conditions say (hygiene sets it). */
+  /**
+   * Pinned entries are kept whatever the other conditions say, and are not counted as eligible
+   * (hygiene sets it); they still hold their place in the `keepNewest` ranking.
+   */
   keepPinned?: boolean;
   /** Count what would go, delete nothing. */
   dryRun: boolean;

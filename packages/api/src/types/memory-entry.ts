@@ -1,6 +1,6 @@
-import type { UsageStats } from "./usage.js";
 import type { ConflictDecision, ConflictRecord, SupersessionRecord } from "./conflict-decision.js";
 import type { EntryRelation, ImportRelation } from "./relation.js";
+import type { UsageStats } from "./usage.js";
 
 /** The built-in categories. Any other name matching {@link CUSTOM_CATEGORY_PATTERN} is custom. */
 export type BuiltInCategory = "core" | "daily" | "conversation";

@@ -164,7 +164,11 @@ export interface DriverUsage {
    * Up to `limit` records of `namespace` (every namespace when undefined) with keys after
    * `after`, ordered by namespace then key (export pages through it).
    */
-  scan(namespace: string | undefined, after: EntryMarkCursor | undefined, limit: number): Promise<UsageRecord[]>;
+  scan(
+    namespace: string | undefined,
+    after: EntryMarkCursor | undefined,
+    limit: number,
+  ): Promise<UsageRecord[]>;
   /** Stores records as given, replacing stored ones (import). */
   put(records: readonly UsageRecord[]): Promise<void>;
   /** Deletes events before `olderThan`, then the oldest beyond `keep`; returns how many went. */

@@ -6,8 +6,10 @@ import {
   type DriverHealth,
   type DriverLeases,
   type DriverRelations,
+  type DriverUsage,
   type DriverVectors,
   type EntryKey,
+  type EntryMark,
   type Lease,
   leaseFromRow,
   type MemoryDriver,
@@ -26,6 +28,7 @@ import { entryMatchesFilter, InMemoryRecallStages } from "../recall/in-memory-st
 import { compareFor } from "./in-memory-order.js";
 import { InMemoryRelations } from "./in-memory-relations.js";
 import { InMemoryStore, type StoredRow } from "./in-memory-store.js";
+import { dropUsage, inMemoryUsage } from "./in-memory-usage.js";
 
 export interface InMemoryDriverOptions {
   /** Share a store between drivers (two "processes" over one database); default a new one. */
@@ -57,10 +60,12 @@ export class InMemoryDriver implements MemoryDriver {
     multiInstance: true,
     deferredEmbedding: false,
     relations: true,
+    usage: true,
   };
   readonly store: InMemoryStore;
   readonly #relations: InMemoryRelations;
   readonly relations: DriverRelations;
+  readonly usage: DriverUsage;
   #stages: RecallStages | undefined;
 
   constructor(options: InMemoryDriverOptions = {}) {
@@ -68,6 +73,7 @@ export class InMemoryDriver implements MemoryDriver {
     const relations = new InMemoryRelations(this.store);
     this.#relations = relations;
     this.relations = { find: async (query) => relations.find(query) };
+    this.usage = inMemoryUsage(this.store);
   }
 
   async open(context: DriverContext): Promise<void> {
@@ -125,6 +131,12 @@ export class InMemoryDriver implements MemoryDriver {
         createdAt:
           existing && !upsert.replaceCreatedAt ? existing.createdAt : upsert.entry.createdAt,
       };
+      // A person's marks outlive a new content unless the record sets them (an import).
+      if (existing?.pinned !== undefined && entry.pinned === undefined)
+        entry.pinned = existing.pinned;
+      if (existing?.snoozedUntil !== undefined && entry.snoozedUntil === undefined)
+        entry.snoozedUntil = existing.snoozedUntil;
+      if (entry.pinned === false) delete entry.pinned;
       const row: StoredRow = { entry };
       if (upsert.vector) {
         row.vector = Array.from(upsert.vector);
@@ -150,17 +162,32 @@ export class InMemoryDriver implements MemoryDriver {
       }
       result.superseded.push(row !== undefined);
     }
+    if (batch.marks) result.marked = batch.marks.map((mark) => this.#mark(mark));
     if (batch.relations)
       result.related = batch.relations.map((upsert) => this.#relations.upsert(upsert));
     if (batch.unrelations)
       result.unrelated = batch.unrelations.map((removal) => this.#relations.remove(removal));
     for (const { namespace, key } of batch.deletes) {
       const deleted = rows.delete(InMemoryStore.id(namespace, key));
-      if (deleted) this.#relations.cascade(namespace, key);
+      if (deleted) {
+        this.#relations.cascade(namespace, key);
+        dropUsage(this.store, namespace, key);
+      }
       result.deleted.push(deleted);
     }
     this.store.version++;
     return result;
+  }
+
+  /** Sets or clears the marks of one entry; its content, times and vector stay. */
+  #mark(mark: EntryMark): MemoryEntry | undefined {
+    const row = this.store.rows.get(InMemoryStore.id(mark.namespace, mark.key));
+    if (!row) return undefined;
+    if (mark.pinned === true) row.entry.pinned = true;
+    else if (mark.pinned === false) delete row.entry.pinned;
+    if (mark.snoozedUntil === null) delete row.entry.snoozedUntil;
+    else if (mark.snoozedUntil !== undefined) row.entry.snoozedUntil = mark.snoozedUntil;
+    return copy(row);
   }
 
   #matching(filter: NormalizedFilter): StoredRow[] {
@@ -201,6 +228,7 @@ export class InMemoryDriver implements MemoryDriver {
       for (const { entry } of doomed) {
         this.store.rows.delete(InMemoryStore.id(entry.namespace, entry.key));
         this.#relations.cascade(entry.namespace, entry.key);
+        dropUsage(this.store, entry.namespace, entry.key);
       }
       this.store.version++;
     }

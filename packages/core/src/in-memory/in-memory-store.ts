@@ -1,4 +1,4 @@
-import type { MemoryEntry, Relation } from "@memory/api";
+import type { MemoryEntry, Relation, UsageEvent, UsageRecord } from "@memory/api";
 
 /** One stored row of the in-memory driver. */
 export interface StoredRow {
@@ -25,6 +25,10 @@ export class InMemoryStore {
   readonly relations = new Map<string, Relation>();
   /** Job states by job name, as JSON text (what a persistent backend would hold). */
   readonly jobStates = new Map<string, string>();
+  /** Usage events, in the order they were appended. */
+  usageEvents: UsageEvent[] = [];
+  /** Usage records by `InMemoryStore.id(namespace, key)`. */
+  readonly usageRecords = new Map<string, UsageRecord>();
 
   static id(namespace: string, key: string): string {
     return `${namespace}\u0000${key}`;

@@ -35,7 +35,14 @@ export interface InMemoryStagesOptions {
 }
 
 /** The part of a filter that leaves an entry out (the first one, in this order). */
-export type FilterPart = "namespace" | "session" | "category" | "since" | "until" | "superseded";
+export type FilterPart =
+  | "namespace"
+  | "session"
+  | "category"
+  | "since"
+  | "until"
+  | "superseded"
+  | "snoozed";
 
 /**
  * Which part of a normalized filter leaves the entry out, or undefined when it passes: the
@@ -53,6 +60,12 @@ export function filterExclusion(
   if (filter.since !== undefined && entry.updatedAt < filter.since) return "since";
   if (filter.until !== undefined && entry.updatedAt >= filter.until) return "until";
   if (!filter.includeSuperseded && entry.supersededBy !== undefined) return "superseded";
+  if (
+    filter.awakeAt !== undefined &&
+    entry.snoozedUntil !== undefined &&
+    entry.snoozedUntil > filter.awakeAt
+  )
+    return "snoozed";
   return undefined;
 }
 

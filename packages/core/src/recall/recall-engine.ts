@@ -25,7 +25,7 @@ import {
 } from "./recall-candidates.js";
 import { addContext } from "./recall-context.js";
 import { type RecallRequest as Request, recallRequest } from "./recall-request.js";
-import { finalizeResults, type ScoredCandidate } from "./recall-results.js";
+import { type FinalizeOptions, finalizeResults, type ScoredCandidate } from "./recall-results.js";
 import { RecallTraceCollector, traceStages } from "./recall-trace.js";
 import { KeywordScorer, likeRelevance } from "./relevance.js";
 import { resolveVectorCalibration } from "./retrieval-settings.js";
@@ -36,6 +36,7 @@ import {
   filterNarrows,
   namespaceOnly,
 } from "./trace-assembly.js";
+import { halfLifeStretch, type UsageAccess } from "./usage-ranking.js";
 import { embedQuery, keywordDecisive } from "./vector-gate.js";
 
 export interface RecallEngineOptions {
@@ -47,6 +48,8 @@ export interface RecallEngineOptions {
   now?: () => number;
   /** Edges and entries for graph expansion (`graph_expansion`; backends with relations). */
   graph?: GraphAccess | undefined;
+  /** Usage records, for `usage_half_life_factor` (backends with usage). */
+  usage?: UsageAccess | undefined;
 }
 
 /**
@@ -68,10 +71,12 @@ export class RecallEngine {
   readonly #uncacheable = new WeakSet<MemoryEntry[]>();
   readonly #intentWeights: IntentWeights;
   readonly #graph: GraphAccess | undefined;
+  readonly #usage: UsageAccess | undefined;
 
   constructor(options: RecallEngineOptions) {
     this.#stages = options.stages;
     this.#graph = options.graph;
+    this.#usage = options.usage;
     this.#settings = options.settings;
     this.#now = options.now ?? Date.now;
     this.#calibration = resolveVectorCalibration(options.settings, options.embedder);
@@ -96,7 +101,7 @@ export class RecallEngine {
   }
 
   async recall(query: string, options: RecallOptions = {}): Promise<MemoryEntry[]> {
-    const request = recallRequest(query, options, this.#settings);
+    const request = recallRequest(query, options, this.#settings, this.#now());
     if (request.limit === 0) return [];
     // The token costs a read (SQLite: PRAGMA data_version); only asked when caching.
     const token =
@@ -106,6 +111,8 @@ export class RecallEngine {
     const cacheKey = cacheable
       ? RecallCache.key(query, {
           ...options,
+          // Whether the caller tracks usage does not change the results.
+          track: undefined,
           limit: request.limit,
           mode: request.mode,
           minScore: request.minScore,
@@ -141,7 +148,7 @@ export class RecallEngine {
     options: RecallOptions = {},
     focus?: { key: string; entry: MemoryEntry | null },
   ): Promise<RecallTrace> {
-    const request = recallRequest(query, options, this.#settings);
+    const request = recallRequest(query, options, this.#settings, this.#now());
     const collector = new RecallTraceCollector();
     const found = request.limit === 0 ? [] : await this.#search(request, collector);
     if (request.limit === 0) collector.stage("finalize", 0, "limit 0 returns nothing");
@@ -185,7 +192,7 @@ export class RecallEngine {
     candidates: readonly ScoredCandidate[],
     request: Request,
     source: RecallExplain["source"],
-    extra: { strategy?: RecallExplain["strategy"]; earlyReturn?: boolean; degraded?: string } = {},
+    extra: Pick<FinalizeOptions, "strategy" | "earlyReturn" | "degraded" | "halfLifeFactors"> = {},
     trace?: RecallTraceCollector,
   ): MemoryEntry[] {
     return finalizeResults(
@@ -199,6 +206,7 @@ export class RecallEngine {
         includeSuperseded: request.filter.includeSuperseded,
         halfLifeDays: this.#settings.halfLifeDays,
         now: this.#now(),
+        pinBoost: this.#settings.pinBoost,
         ...extra,
       },
       trace,
@@ -368,11 +376,18 @@ export class RecallEngine {
         `session neighbours added as candidates; ${lifted} candidate(s) raised by their session`,
       );
     }
+    const halfLifeFactors = await halfLifeStretch(
+      this.#usage,
+      this.#settings.usageHalfLifeFactor,
+      filter.namespace,
+      list,
+    );
     const results = this.#finalize(
       list,
       request,
       source,
       {
+        ...(halfLifeFactors ? { halfLifeFactors } : {}),
         ...(hybrid ? { strategy: this.#settings.mergeStrategy } : {}),
         ...(earlyReturn ? { earlyReturn } : {}),
         ...(degraded !== undefined ? { degraded } : {}),

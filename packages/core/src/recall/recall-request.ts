@@ -33,6 +33,7 @@ export function recallRequest(
   query: string,
   options: RecallOptions,
   settings: RetrievalSettings,
+  now: number,
 ): RecallRequest {
   validateQuery(query);
   const limit = validateLimit(options.limit, 5);
@@ -41,6 +42,12 @@ export function recallRequest(
   const filter: RecallFilter = excludeCategories
     ? { ...normalized, excludeCategories }
     : normalized;
+  if (options.includeSnoozed !== undefined && typeof options.includeSnoozed !== "boolean")
+    throw new InvalidInputError(
+      `includeSnoozed must be true or false, got ${JSON.stringify(options.includeSnoozed)}.`,
+    );
+  // Snoozed entries (`Memory.snooze`) stay out until their time comes.
+  if (!options.includeSnoozed) filter.awakeAt = new Date(now).toISOString();
   const mode = options.mode ?? settings.searchMode;
   if (!MODES.includes(mode)) {
     throw new InvalidInputError(

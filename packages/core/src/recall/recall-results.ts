@@ -21,6 +21,8 @@ export interface ScoredCandidate {
   context?: number;
   /** Relevance added by graph expansion, and through which edges (absent when none). */
   graph?: RecallGraphExplain;
+  /** Relevance added for being pinned (absent when none). */
+  pinBoost?: number;
 }
 
 export interface FinalizeOptions {
@@ -34,6 +36,10 @@ export interface FinalizeOptions {
   now: number;
   earlyReturn?: boolean;
   degraded?: string;
+  /** `pin_boost`: relevance added to a pinned entry's (capped at 1); not for "recent". */
+  pinBoost?: number;
+  /** How much longer each key's half-life is for being used (`usage_half_life_factor`). */
+  halfLifeFactors?: ReadonlyMap<string, number>;
 }
 
 /** Deterministic order for equal scores: by key (unique in a namespace), then namespace. */
@@ -64,9 +70,21 @@ function byOrder(a: Kept, b: Kept): number {
 
 /** The time-decay factor of an entry (core entries never decay: their timestamp is not parsed). */
 function decayOf(entry: MemoryEntry, options: FinalizeOptions): number {
-  return entry.category === "core"
-    ? 1
-    : decayFactor(entry.category, ageInDays(entry.updatedAt, options.now), options.halfLifeDays);
+  if (entry.category === "core") return 1;
+  const stretch = options.halfLifeFactors?.get(entry.key) ?? 1;
+  return decayFactor(
+    entry.category,
+    ageInDays(entry.updatedAt, options.now),
+    options.halfLifeDays * stretch,
+  );
+}
+
+/** A pinned entry's relevance, raised by `pin_boost` (searches only: "recent" is not ranked). */
+function pinned(candidate: ScoredCandidate, options: FinalizeOptions): ScoredCandidate {
+  const boost = options.pinBoost ?? 0;
+  if (!candidate.entry.pinned || boost <= 0 || options.source === "recent") return candidate;
+  const relevance = Math.min(1, candidate.relevance + boost);
+  return { ...candidate, relevance, pinBoost: relevance - candidate.relevance };
 }
 
 /**
@@ -83,7 +101,8 @@ export function finalizeResults(
 ): MemoryEntry[] {
   if (options.limit <= 0) return [];
   const kept: Kept[] = [];
-  for (const candidate of candidates) {
+  for (const found of candidates) {
+    const candidate = pinned(found, options);
     const { entry } = candidate;
     if (entry.supersededBy !== undefined && !options.includeSuperseded) {
       if (trace) {
@@ -156,11 +175,27 @@ function resultOf(
   if (candidate.context !== undefined) explain.context = candidate.context;
   if (candidate.graph !== undefined) explain.graph = candidate.graph;
   if (candidate.entry.importance !== undefined) explain.importance = candidate.entry.importance;
+  const usage = usageExplain(candidate, options);
+  if (usage) explain.usage = usage;
   if (options.earlyReturn) explain.earlyReturn = true;
   if (options.degraded !== undefined) explain.degraded = options.degraded;
   const superseded = supersededExplain(candidate.entry);
   if (superseded) explain.superseded = superseded;
   return { ...candidate.entry, score, explain };
+}
+
+/** What pins and use did to the result (`explain.usage`); undefined when nothing. */
+function usageExplain(
+  candidate: ScoredCandidate,
+  options: FinalizeOptions,
+): RecallExplain["usage"] {
+  const stretch = options.halfLifeFactors?.get(candidate.entry.key);
+  if (!candidate.entry.pinned && stretch === undefined) return undefined;
+  const usage: NonNullable<RecallExplain["usage"]> = {};
+  if (candidate.entry.pinned) usage.pinned = true;
+  if (candidate.pinBoost !== undefined) usage.boost = candidate.pinBoost;
+  if (stretch !== undefined && candidate.entry.category !== "core") usage.halfLifeFactor = stretch;
+  return usage;
 }
 
 /** By which key and why a superseded result was superseded (its `supersessionRecord`). */

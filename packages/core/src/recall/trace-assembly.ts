@@ -59,6 +59,7 @@ export function filterNarrows(filter: NormalizedFilter): boolean {
     (filter.excludeCategories !== undefined && filter.excludeCategories.length > 0) ||
     filter.since !== undefined ||
     filter.until !== undefined ||
+    filter.awakeAt !== undefined ||
     !filter.includeSuperseded
   );
 }
@@ -92,6 +93,8 @@ function exclusionDetail(part: FilterPart, entry: MemoryEntry, filter: Normalize
       return `updated ${entry.updatedAt}, before since ${filter.since}`;
     case "until":
       return `updated ${entry.updatedAt}, not before until ${filter.until}`;
+    case "snoozed":
+      return `snoozed until ${entry.snoozedUntil} (includeSnoozed is off)`;
     case "namespace":
       return `namespace ${JSON.stringify(entry.namespace)} is not ${JSON.stringify(filter.namespace)}`;
   }

@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import {
+  type DriverUsage,
+  type FeedbackInput,
+  type FeedbackReport,
+  InvalidInputError,
+  type MemoryEntry,
+  NotFoundError,
+  normalizeTimestamp,
+  type PruneUsageOptions,
+  type TrackRecallInput,
+  UnsupportedOperationError,
+  type UsageEvent,
+  type UsageSource,
+  validateKey,
+  validateNamespace,
+  validateQuery,
+} from "@memory/api";
+import type { FacadeContext } from "../facade-context.js";
+import { usageQuery } from "./usage-stats.js";
+
+const RECALL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const SOURCES: readonly UsageSource[] = ["recall", "context", "tracked"];
+/** Feedback and tracked recalls name at most this many keys (a context shows a handful). */
+const KEYS_MAX = 1_000;
+const DAY_MS = 86_400_000;
+
+/** The driver's usage storage, or UNSUPPORTED saying which backends have it. */
+export function usageOf(context: FacadeContext): DriverUsage {
+  const usage = context.driver.usage;
+  if (!context.driver.capabilities.usage || !usage) {
+    throw new UnsupportedOperationError(
+      `The ${context.driver.name} backend keeps no usage (recall ids, feedback, pins, snoozes): use sqlite, postgres, markdown or memory.`,
+    );
+  }
+  return usage;
+}
+
+/** Whether a recall with this `track` option records its results (and gets a recallId). */
+export function tracks(context: FacadeContext, track: unknown): boolean {
+  if (track !== undefined && typeof track !== "boolean")
+    throw new InvalidInputError(`track must be true or false, got ${JSON.stringify(track)}.`);
+  const wanted = track ?? context.options.settings.usageTracking;
+  return wanted && context.usage !== undefined;
+}
+
+/**
+ * Queues the `surfaced` events of a recall's results and returns its id; undefined when nothing
+ * stored was surfaced (an empty recall has nothing to give feedback on). Results that are not
+ * stored entries (an external source's) are not counted.
+ */
+export function recordSurfaced(
+  context: FacadeContext,
+  namespace: string,
+  query: string,
+  results: readonly Pick<MemoryEntry, "key" | "explain">[],
+  source: UsageSource,
+): string | undefined {
+  const recallId = randomUUID();
+  const at = new Date(context.options.now()).toISOString();
+  const stored = usageQuery(query, context.options.settings.usageStoreQueries);
+  const events: UsageEvent[] = [];
+  for (const entry of results) {
+    if (entry.explain?.source === "external") continue;
+    const event: UsageEvent = { recallId, namespace, key: entry.key, kind: "surfaced", at, source };
+    if (stored !== undefined) event.query = stored;
+    events.push(event);
+  }
+  if (events.length === 0) return undefined;
+  context.usage?.add(events);
+  return recallId;
+}
+
+/**
+ * `Memory.trackRecall`: an agent's own retrieval results, recorded like a recall's. Keys that
+ * are not entries of the namespace are not counted (an entry forgotten since it was shown).
+ */
+export async function trackRecall(
+  context: FacadeContext,
+  input: TrackRecallInput,
+): Promise<string> {
+  usageOf(context);
+  if (typeof input !== "object" || input === null)
+    throw new InvalidInputError("trackRecall needs { query, keys }.");
+  const namespace = validateNamespace(input.namespace);
+  const query = validateQuery(input.query);
+  const keys = validateKeys(input.keys, "keys");
+  if (keys.length === 0) throw new InvalidInputError("keys must name at least one entry.");
+  const source = input.source ?? "tracked";
+  if (!SOURCES.includes(source))
+    throw new InvalidInputError(
+      `source must be recall, context or tracked, got ${JSON.stringify(source)}.`,
+    );
+  const found = await context.driver.read(keys.map((key) => ({ namespace, key })));
+  const entries = found.filter((entry): entry is MemoryEntry => entry !== undefined);
+  const recallId = recordSurfaced(context, namespace, query, entries, source);
+  if (recallId === undefined) {
+    throw new NotFoundError(
+      `None of the keys ${keys.map((key) => JSON.stringify(key)).join(", ")} is an entry of namespace ${JSON.stringify(namespace)}: track only what a recall or list returned.`,
+    );
+  }
+  return recallId;
+}
+
+/**
+ * `Memory.feedback`: appends `used` and `ignored` events under the recall's id, for keys that
+ * recall surfaced and that no earlier feedback already credited.
+ */
+export async function recordFeedback(
+  context: FacadeContext,
+  input: FeedbackInput,
+): Promise<FeedbackReport> {
+  const usage = usageOf(context);
+  if (typeof input !== "object" || input === null)
+    throw new InvalidInputError("feedback needs { recallId, used, ignored? }.");
+  const namespace = validateNamespace(input.namespace);
+  if (typeof input.recallId !== "string" || !RECALL_ID.test(input.recallId)) {
+    throw new InvalidInputError(
+      `recallId must be the recallId a recall or memory context returned, got ${JSON.stringify(input.recallId)}.`,
+    );
+  }
+  const used = validateKeys(input.used, "used");
+  const ignored = validateKeys(input.ignored ?? [], "ignored");
+  const both = used.filter((key) => ignored.includes(key));
+  if (both.length > 0)
+    throw new InvalidInputError(
+      `A key cannot be both used and ignored: ${both.map((key) => JSON.stringify(key)).join(", ")}.`,
+    );
+  await context.usage?.drain();
+  const events = await usage.events(namespace, input.recallId);
+  const surfacedEvent = events.find((event) => event.kind === "surfaced");
+  if (!surfacedEvent) {
+    throw new NotFoundError(
+      `No recall ${JSON.stringify(input.recallId)} in namespace ${JSON.stringify(namespace)}: use a recallId returned by a recall or memory context of this namespace (ids are forgotten after usage_event_retention_days).`,
+    );
+  }
+  const surfaced = new Set(events.filter((e) => e.kind === "surfaced").map((e) => e.key));
+  const unknown = [...used, ...ignored].filter((key) => !surfaced.has(key));
+  if (unknown.length > 0) {
+    const shown = [...surfaced].filter((key) => key !== "");
+    throw new InvalidInputError(
+      `Not a result of recall ${input.recallId}: ${unknown.map((key) => JSON.stringify(key)).join(", ")}. Its results were ${shown.length > 0 ? shown.map((key) => JSON.stringify(key)).join(", ") : "none"}.`,
+    );
+  }
+  const credited = new Set(events.filter((e) => e.kind !== "surfaced").map((e) => e.key));
+  const at = new Date(context.options.now()).toISOString();
+  const fresh = (keys: string[], kind: "used" | "ignored") =>
+    keys
+      .filter((key) => !credited.has(key))
+      .map((key): UsageEvent => {
+        const event: UsageEvent = {
+          recallId: input.recallId,
+          namespace,
+          key,
+          kind,
+          at,
+          source: surfacedEvent.source,
+        };
+        if (surfacedEvent.query !== undefined) event.query = surfacedEvent.query;
+        return event;
+      });
+  const appended = [...fresh(used, "used"), ...fresh(ignored, "ignored")];
+  if (appended.length > 0) await context.usage?.write(appended);
+  return { recallId: input.recallId, used, ignored };
+}
+
+/** `Memory.pruneUsage`: events past the retention go; the per-entry statistics stay. */
+export async function pruneUsageEvents(
+  context: FacadeContext,
+  options: PruneUsageOptions,
+): Promise<number> {
+  const usage = usageOf(context);
+  const settings = context.options.settings;
+  const olderThan =
+    options.olderThan !== undefined
+      ? normalizeTimestamp(options.olderThan, "olderThan")
+      : new Date(context.options.now() - settings.usageEventRetentionDays * DAY_MS).toISOString();
+  const keep = options.keep ?? settings.usageEventMax;
+  if (!Number.isInteger(keep) || keep < 0)
+    throw new InvalidInputError(`keep must be an integer >= 0, got ${JSON.stringify(keep)}.`);
+  await context.usage?.drain();
+  return usage.prune(olderThan, keep);
+}
+
+/** Keys of a feedback or tracked recall: an array of valid, distinct keys. */
+function validateKeys(keys: unknown, field: string): string[] {
+  if (!Array.isArray(keys))
+    throw new InvalidInputError(`${field} must be an array of keys, got ${JSON.stringify(keys)}.`);
+  if (keys.length > KEYS_MAX)
+    throw new InvalidInputError(`${field} names ${keys.length} keys; at most ${KEYS_MAX}.`);
+  return [...new Set(keys.map((key) => validateKey(key, field)))];
+}
