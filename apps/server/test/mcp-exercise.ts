@@ -10,17 +10,21 @@ const TOOLS = [
   "memory_context",
   "memory_entities",
   "memory_entity",
+  "memory_feedback",
   "memory_forget",
   "memory_get",
   "memory_history",
   "memory_kg",
   "memory_list",
+  "memory_pin",
   "memory_recall",
   "memory_relate",
   "memory_relations",
+  "memory_snooze",
   "memory_store",
   "memory_supersede",
   "memory_unsupersede",
+  "memory_usage",
 ];
 
 /**
@@ -92,6 +96,23 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
   ],
   memory_entities: [{ namspace: "other" }, { top: 0 }],
   memory_entity: [{ name: "Caroline", namspace: "other" }, {}, { name: "!!" }],
+  memory_feedback: [
+    { recallId: "r", used: [], namspace: "other" },
+    {},
+    { recallId: "r", used: "user_editor" },
+  ],
+  memory_pin: [
+    { key: "user_editor", namspace: "other" },
+    {},
+    { key: "user_editor", pinned: "yes" },
+  ],
+  memory_snooze: [
+    { key: "user_editor", for: "7d", namspace: "other" },
+    { key: "user_editor" },
+    { key: "user_editor", for: "7 days" },
+    { key: "user_editor", until: "2999-01-01", for: "1d" },
+  ],
+  memory_usage: [{ namspace: "other" }, { limit: 0 }],
 };
 
 /**

@@ -38,6 +38,13 @@ export {
   type MemoryToolResult,
 } from "./tool-definition.js";
 export {
+  ALL_MEMORY_TOOL_NAMES,
+  type AnyMemoryToolName,
+  type MemoryToolSpec,
+  type MemoryToolSpecOptions,
+  memoryToolSpec,
+} from "./tool-specs.js";
+export {
   feedbackInput,
   pinInput,
   snoozeForInput,
@@ -45,10 +52,3 @@ export {
   snoozeInput,
   usageInput,
 } from "./usage-inputs.js";
-export {
-  ALL_MEMORY_TOOL_NAMES,
-  type AnyMemoryToolName,
-  type MemoryToolSpec,
-  type MemoryToolSpecOptions,
-  memoryToolSpec,
-} from "./tool-specs.js";

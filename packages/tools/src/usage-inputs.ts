@@ -28,10 +28,7 @@ const keyInput = z.string().min(1).describe("The exact key of the memory.");
 
 export const pinInput = {
   key: keyInput,
-  pinned: z
-    .boolean()
-    .optional()
-    .describe("true (the default) pins the memory; false unpins it."),
+  pinned: z.boolean().optional().describe("true (the default) pins the memory; false unpins it."),
 };
 
 /** A snooze length: a count and a unit (s, m, h, d, w), e.g. "7d" or "12h". */

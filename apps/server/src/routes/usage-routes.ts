@@ -154,7 +154,7 @@ export const usageRoutes = [
     operationId: "snoozeByKey",
     summary: "Snooze or wake an entry by key (body form: works for every key)",
     description:
-      'Exactly one of until and for to snooze; unsnooze: true (with neither) to wake it now.',
+      "Exactly one of until and for to snooze; unsnooze: true (with neither) to wake it now.",
     tag: "usage",
     body: SnoozeRequestSchema,
     responses: {

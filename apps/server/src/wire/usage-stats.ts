@@ -35,9 +35,7 @@ export const UsageRecordExportSchema = named(
 // Field for field what the contract says (as wire/entry.ts checks MemoryEntry).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const statsMatch: Same<keyof z.output<typeof UsageStatsSchema>, keyof UsageStats> = true;
-const recordMatch: Same<
-  keyof z.output<typeof UsageRecordExportSchema>,
-  keyof UsageRecordExport
-> = true;
+const recordMatch: Same<keyof z.output<typeof UsageRecordExportSchema>, keyof UsageRecordExport> =
+  true;
 void statsMatch;
 void recordMatch;
