@@ -2,10 +2,11 @@ import type { DeleteReport, DeleteWhere } from "@memory/api";
 import type { Opened } from "./opened-store.js";
 
 /**
- * The driver's `deleteWhere` (`deleteEntries`, `purgeNamespace`, `purgeSession`). The retention floor ranks every entry of a (namespace, category) in
- * scope, whatever the age and supersession conditions, so the window runs before them. The
- * report and the DELETE run in one IMMEDIATE transaction, so they agree even with writers in
- * other processes.
+ * The driver's `deleteWhere` (`deleteEntries`, `purgeNamespace`, `purgeSession`). The retention
+ * floor ranks every entry of a (namespace, category) in scope, whatever the age and supersession
+ * conditions, so the window runs before them. The report and the DELETE run in one IMMEDIATE
+ * transaction, so they agree even with writers in other processes. Triggers remove what belongs
+ * to each deleted row (vectors, edges, usage events and statistics).
  */
 export function deleteMatchingEntries(opened: Opened, normalized: DeleteWhere): DeleteReport {
   const scope: string[] = [];
@@ -30,7 +31,10 @@ export function deleteMatchingEntries(opened: Opened, normalized: DeleteWhere): 
   }
   if (normalized.superseded === true) eligible.push("superseded_by IS NOT NULL");
   if (normalized.superseded === false) eligible.push("superseded_by IS NULL");
-  const ranked = `SELECT doc_id, category, updated_at, superseded_by,
+  // Pinned entries stay whatever else matches, and are not counted as eligible; they still
+  // rank among the newest, so `keepNewest` keeps at least that many entries of a category.
+  if (normalized.keepPinned === true) eligible.push("pinned = 0");
+  const ranked = `SELECT doc_id, category, updated_at, superseded_by, pinned,
       ROW_NUMBER() OVER (PARTITION BY namespace, category ORDER BY updated_at DESC, key DESC) AS newest_rank
     FROM memories WHERE ${scope.length > 0 ? scope.join(" AND ") : "1"}`;
   const where = eligible.length > 0 ? eligible.join(" AND ") : "1";

@@ -5,13 +5,15 @@ import type { EntryRow } from "./row-mapping.js";
 import type { StatementCache } from "./statement-cache.js";
 
 // Only what the database decides comes back; echoing the content would copy every string twice.
-const RETURNING = "doc_id, id, created_at";
+const RETURNING = "doc_id, id, created_at, pinned, snoozed_until";
 
 // Upsert on (namespace, key). A store keeps id and created_at; an import may replace them
-// (@given_id / @given_created_at), so one statement serves both.
+// (@given_id / @given_created_at), so one statement serves both. Pins and snoozes are a person's
+// marks, not the content's: a store that does not name them keeps the stored ones (NULL), an
+// import that carries them replaces them.
 const UPSERT = `
-INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, supersession_record, conflict_record, content_hash, search_terms, term_count, created_at, updated_at)
-VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @supersession_record, @conflict_record, @content_hash, @search_terms, @term_count, @created_at, @updated_at)
+INSERT INTO memories (id, namespace, key, content, category, session_id, importance, superseded_by, supersession_record, conflict_record, content_hash, search_terms, term_count, created_at, updated_at, pinned, snoozed_until)
+VALUES (@id, @namespace, @key, @content, @category, @session_id, @importance, @superseded_by, @supersession_record, @conflict_record, @content_hash, @search_terms, @term_count, @created_at, @updated_at, coalesce(@pinned, 0), @snoozed_until)
 ON CONFLICT (namespace, key) DO UPDATE SET
   id = coalesce(@given_id, memories.id),
   created_at = coalesce(@given_created_at, memories.created_at),
@@ -19,7 +21,9 @@ ON CONFLICT (namespace, key) DO UPDATE SET
   importance = excluded.importance, superseded_by = excluded.superseded_by,
   supersession_record = excluded.supersession_record, conflict_record = excluded.conflict_record,
   content_hash = excluded.content_hash, search_terms = excluded.search_terms,
-  term_count = excluded.term_count, updated_at = excluded.updated_at
+  term_count = excluded.term_count, updated_at = excluded.updated_at,
+  pinned = coalesce(@pinned, memories.pinned),
+  snoozed_until = coalesce(@snoozed_until, memories.snoozed_until)
 RETURNING ${RETURNING}`;
 
 export interface UpsertExtras {
@@ -33,6 +37,9 @@ export interface UpsertExtras {
   /** Why it is superseded and what its store decided, as JSON text (schema v7). */
   supersessionRecord?: string | undefined;
   conflictRecord?: string | undefined;
+  /** Set when given (an import); undefined keeps the stored mark (a store). */
+  pinned?: boolean | undefined;
+  snoozedUntil?: string | undefined;
   /** The store's `text_language` (the analyzer rules of its index terms). */
   language: TextLanguage;
 }
@@ -64,7 +71,9 @@ export function upsertEntry(
     created_at: extras.createdAt ?? extras.updatedAt,
     given_created_at: extras.createdAt ?? null,
     updated_at: extras.updatedAt,
-  }) as Pick<EntryRow, "doc_id" | "id" | "created_at">;
+    pinned: extras.pinned === undefined ? null : Number(extras.pinned),
+    snoozed_until: extras.snoozedUntil ?? null,
+  }) as Pick<EntryRow, "doc_id" | "id" | "created_at" | "pinned" | "snoozed_until">;
   return {
     ...decided,
     namespace: input.namespace,

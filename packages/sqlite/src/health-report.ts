@@ -17,6 +17,7 @@ export function healthReport(opened: Opened): DriverHealth {
       sizeBytes: pageCount * pageSize,
       schemaVersion: SCHEMA_VERSION,
       vectorIndexLoaded: opened.vectors.loaded,
+      usageEvents: opened.statements.get("SELECT count(*) FROM usage_events").pluck().get(),
     },
   };
 }

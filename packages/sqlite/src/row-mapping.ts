@@ -3,7 +3,7 @@ import { blobToArray } from "./vectors/vector-codec.js";
 
 /** The columns every entry query selects (alias `m`). */
 export const ENTRY_COLUMNS =
-  "m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.supersession_record, m.conflict_record, m.content_hash, m.created_at, m.updated_at";
+  "m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.supersession_record, m.conflict_record, m.content_hash, m.created_at, m.updated_at, m.pinned, m.snoozed_until";
 
 export interface EntryRow {
   doc_id: number;
@@ -21,6 +21,9 @@ export interface EntryRow {
   content_hash: string;
   created_at: string;
   updated_at: string;
+  /** 0/1 (schema v10). */
+  pinned: number;
+  snoozed_until: string | null;
   embedding?: Uint8Array | null;
 }
 
@@ -42,6 +45,8 @@ export function toEntry(row: EntryRow): MemoryEntry {
     entry.supersessionRecord = JSON.parse(row.supersession_record);
   if (typeof row.conflict_record === "string")
     entry.conflictRecord = JSON.parse(row.conflict_record);
+  if (row.pinned === 1) entry.pinned = true;
+  if (row.snoozed_until !== null) entry.snoozedUntil = row.snoozed_until;
   if (row.embedding) entry.embedding = blobToArray(row.embedding);
   return entry;
 }

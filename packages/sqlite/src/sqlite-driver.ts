@@ -8,6 +8,7 @@ import {
   type DriverHealth,
   type DriverLeases,
   type DriverRelations,
+  type DriverUsage,
   type DriverVectors,
   type EntryKey,
   type MemoryDriver,
@@ -43,6 +44,7 @@ import {
 import { StatementCache } from "./statement-cache.js";
 import { toStorageError } from "./storage-errors.js";
 import { ensureTextLanguage } from "./text-language.js";
+import { sqliteUsage } from "./usage/sqlite-usage.js";
 import { VectorStore } from "./vectors/vector-store.js";
 import { applyWriteBatch } from "./write-batch.js";
 
@@ -68,6 +70,7 @@ export class SqliteDriver implements MemoryDriver {
     multiInstance: true,
     deferredEmbedding: true,
     relations: true,
+    usage: true,
   };
   readonly #input: SqliteDriverOptions;
   #options: ResolvedSqliteOptions;
@@ -77,6 +80,7 @@ export class SqliteDriver implements MemoryDriver {
   readonly vectors: DriverVectors;
   readonly embeddingCache: DriverEmbeddingCache;
   readonly relations: DriverRelations;
+  readonly usage: DriverUsage;
 
   constructor(options: SqliteDriverOptions = {}) {
     this.#input = options;
@@ -89,6 +93,7 @@ export class SqliteDriver implements MemoryDriver {
     this.relations = {
       find: (query) => run((opened) => findRelations(opened.statements, query)),
     };
+    this.usage = sqliteUsage(run);
     this.embeddingCache = {
       lookup: (texts, fingerprint) => run((opened) => opened.cache.lookup(texts, fingerprint)),
       save: (items, fingerprint) => run((opened) => opened.cache.save(items, fingerprint)),

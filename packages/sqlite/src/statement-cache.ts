@@ -18,16 +18,12 @@ export class StatementCache {
   }
 
   /**
-   * Moves on every commit of another connection (`data_version`) and every row this connection
-   * writes (`total_changes()`, triggers included): the token of what this connection sees, for
-   * caches that this connection's own writes must also invalidate.
+   * `meta.change_seq` (schema v10): moves on every write to what recall reads (entries, pins and
+   * snoozes, vectors, relations), by this connection or another, and not on usage writes, which
+   * every recall makes. The token of the recall cache and of cached keyword statistics.
    */
   writeVersion(): string {
-    return this.get(
-      "SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()",
-    )
-      .pluck()
-      .get() as string;
+    return this.get("SELECT value FROM meta WHERE key = 'change_seq'").pluck().get() as string;
   }
 
   get(sql: string): Database.Statement {

@@ -4,6 +4,7 @@ import {
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
+import { applyMarks } from "./entry-marks.js";
 import { upsertEntry } from "./entry-writer.js";
 import type { Opened } from "./opened-store.js";
 import { removeRelations, upsertRelation } from "./relation-rows.js";
@@ -54,6 +55,8 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
           supersededBy: entry.supersededBy,
           supersessionRecord: recordText(entry.supersessionRecord),
           conflictRecord: recordText(entry.conflictRecord),
+          pinned: entry.pinned,
+          snoozedUntil: entry.snoozedUntil,
           language,
         });
       const row = upsert.replaceId
@@ -76,13 +79,14 @@ function writeRows(opened: Opened, batch: WriteBatch): WriteResult {
     const why = supersededBy === null ? undefined : recordText(record);
     result.superseded.push(supersede.run(supersededBy, why ?? null, namespace, key).changes > 0);
   }
+  if (batch.marks) result.marked = applyMarks(opened, batch.marks);
   if (batch.relations)
     result.related = batch.relations.map((upsert) => upsertRelation(opened.statements, upsert));
   if (batch.unrelations)
     result.unrelated = batch.unrelations.map((removal) =>
       removeRelations(opened.statements, removal),
     );
-  // Edges of deleted entries go with them (schema v9's trigger).
+  // Edges and usage of deleted entries go with them (the triggers of schemas v9 and v10).
   const remove = opened.statements.get(
     "DELETE FROM memories WHERE namespace = ? AND key = ? RETURNING doc_id",
   );

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
+import { SCHEMA_VERSION } from "../src/migrations/schema.js";
 import { tempDbPath } from "./helpers.js";
 
 /** The plan's lines for a statement, as SQLite reports them. */
@@ -34,7 +35,7 @@ describe("schema v8: recall filters answered from indexes", () => {
     await memory.close();
     const check = new Database(path, { readonly: true });
     expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
-      value: "9",
+      value: String(SCHEMA_VERSION),
     });
     // A category filter's exact scan reads the covering index, not the rows.
     expect(

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
+import { SCHEMA_VERSION } from "../src/migrations/schema.js";
 import { tempDbPath } from "./helpers.js";
 
 describe("schema v9: relations", () => {
@@ -28,7 +29,7 @@ describe("schema v9: relations", () => {
     await memory.close();
     const check = new Database(path, { readonly: true });
     expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
-      value: "9",
+      value: String(SCHEMA_VERSION),
     });
     expect(check.prepare("SELECT count(*) AS n FROM relations").get()).toEqual({ n: 0 });
     check.close();

@@ -7,13 +7,14 @@ export const BULK_LOADING_FUNCTION = "memory_bulk_loading";
  * Bulk imports index a batch set-based instead of row by row, without any other connection
  * ever seeing a half-indexed store.
  *
- * The triggers that keep the FTS index and `namespace_stats` in step with `memories` run only
- * when `memory_bulk_loading(doc_id)` is 0. That function is defined per connection: every
- * connection this package opens answers 0, except the importing one while it writes a batch,
- * which answers 1 for rows it inserts (doc ids above the batch's watermark). Inside the same
- * IMMEDIATE transaction it then indexes those rows with two set-based statements. Readers see
- * the batch (rows, index and statistics) all at once at commit, or not at all; a crash or a kill
- * rolls the batch back; there is no flag to leave behind and nothing to repair.
+ * The triggers that keep the FTS index, `namespace_stats` and the change token in step with
+ * `memories` run only when `memory_bulk_loading(doc_id)` is 0. That function is defined per
+ * connection: every connection this package opens answers 0, except the importing one while it
+ * writes a batch, which answers 1 for rows it inserts (doc ids above the batch's watermark).
+ * Inside the same IMMEDIATE transaction it then indexes those rows with two set-based statements
+ * and moves the token once. Readers see the batch (rows, index and statistics) all at once at
+ * commit, or not at all; a crash or a kill rolls the batch back; there is no flag to leave
+ * behind and nothing to repair.
  *
  * Rows that existed before the batch keep their triggers (an update of an old row re-indexes it
  * as usual); rows the batch inserts and then updates or deletes are indexed once, as they are at
@@ -24,7 +25,12 @@ export class BulkLoadGate {
   // Prepared once: a store that keeps a version writes a two-entry batch through this gate, and
   // preparing these three statements each time cost more than the batch itself.
   #statements:
-    | { watermark: Database.Statement; fts: Database.Statement; stats: Database.Statement }
+    | {
+        watermark: Database.Statement;
+        fts: Database.Statement;
+        stats: Database.Statement;
+        changed: Database.Statement;
+      }
     | undefined;
 
   constructor(db: Database.Database) {
@@ -49,6 +55,10 @@ export class BulkLoadGate {
        ON CONFLICT (namespace) DO UPDATE SET
          documents = documents + excluded.documents, terms = terms + excluded.terms`,
       ),
+      // The recall cache's token (schema v10), whose trigger the inserted rows skipped too.
+      changed: db.prepare(
+        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq'",
+      ),
     };
     const statements = this.#statements;
     const { watermark } = statements.watermark.get() as { watermark: number };
@@ -61,6 +71,7 @@ export class BulkLoadGate {
     }
     statements.fts.run(watermark);
     statements.stats.run(watermark);
+    statements.changed.run();
     return result;
   }
 }

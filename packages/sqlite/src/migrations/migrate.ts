@@ -8,6 +8,7 @@ import { upgradeToV6 } from "./schema-v6.js";
 import { upgradeToV7 } from "./schema-v7.js";
 import { upgradeToV8 } from "./schema-v8.js";
 import { upgradeToV9 } from "./schema-v9.js";
+import { upgradeToV10 } from "./schema-v10.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -52,6 +53,7 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     upgradeToV7(db);
     upgradeToV8(db);
     upgradeToV9(db);
+    upgradeToV10(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -25,6 +25,8 @@ export type SearchRow = [
   contentHash: string,
   createdAt: string,
   updatedAt: string,
+  pinned: number,
+  snoozedUntil: string | null,
   searchTerms: string,
   // Statements may select further columns after these (neighbours: the anchor's position).
   ...rest: unknown[],
@@ -59,5 +61,7 @@ export function toSearchHit(row: SearchRow): SearchHit {
   if (row[8] !== null) entry.supersededBy = row[8];
   if (row[9] !== null) entry.supersessionRecord = JSON.parse(row[9]);
   if (row[10] !== null) entry.conflictRecord = JSON.parse(row[10]);
-  return { docId: row[0], contentHash: row[11], indexed: { entry, terms: row[14] } };
+  if (row[14] === 1) entry.pinned = true;
+  if (row[15] !== null) entry.snoozedUntil = row[15];
+  return { docId: row[0], contentHash: row[11], indexed: { entry, terms: row[16] } };
 }

@@ -37,6 +37,8 @@ export class SqliteRecallStages implements RecallStages {
   // The latest keyword stage's rows by doc id and the write version they were read at: the
   // neighbours stage of the same recall reads only the rows these lack.
   #lastKeyword: { version: string; byDoc: ReadonlyMap<number, SearchHit> } | undefined;
+  // The change token and the connection and `data_version` it was read at (`changeToken`).
+  #token: { statements: Opened["statements"]; dataVersion: number; value: string } | undefined;
 
   constructor(opened: () => Opened) {
     this.#opened = opened;
@@ -181,8 +183,20 @@ export class SqliteRecallStages implements RecallStages {
     return results;
   }
 
-  /** Another connection's commit moves `data_version`; this connection's writes invalidate directly. */
+  /**
+   * `meta.change_seq` as read after another connection's last commit (`data_version` moved).
+   * This connection's own writes leave the token as it is: the facade invalidates the namespace
+   * it wrote (`written`), as it always did. Another connection's commit that wrote only usage
+   * events and statistics (every recall writes some) leaves `change_seq` and so the token alone:
+   * the cache stays; one that changed entries, marks, vectors or relations moves it.
+   */
   changeToken(): unknown {
-    return this.#opened().statements.dataVersion();
+    const { statements } = this.#opened();
+    const dataVersion = statements.dataVersion();
+    const seen = this.#token;
+    if (seen?.statements === statements && seen.dataVersion === dataVersion) return seen.value;
+    const value = statements.writeVersion();
+    this.#token = { statements, dataVersion, value };
+    return value;
   }
 }
