@@ -103,6 +103,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
   });
   const superseded = h("input", { id: "search-superseded", type: "checkbox" });
   const whyNot = h("input", { id: "search-why-not", type: "checkbox" });
+  const snoozed = h("input", { id: "search-snoozed", type: "checkbox" });
   const form = h(
     "form",
     { class: "filters", role: "search" },
@@ -111,6 +112,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
     h("div", { class: "field" }, h("label", { for: "limit" }, "Limit"), limit),
     h("div", { class: "field" }, h("label", { for: "min-score" }, "Minimum score"), minScore),
     h("label", { for: "search-superseded", class: "check" }, superseded, " Include superseded"),
+    h("label", { for: "search-snoozed", class: "check" }, snoozed, " Include snoozed"),
     h("label", { for: "search-why-not", class: "check" }, whyNot, " Why not?"),
     h("button", { type: "submit" }, "Search"),
   );
@@ -129,6 +131,10 @@ export function searchView({ root, namespace, params }: ViewContext): void {
       limit: Number(limit.value) || 10,
       ...(minScore.value === "" ? {} : { minScore: Number(minScore.value) }),
       ...(superseded.checked ? { includeSuperseded: true } : {}),
+      ...(snoozed.checked ? { includeSnoozed: true } : {}),
+      // A person browsing is not an agent using memory: nothing is recorded as surfaced, so the
+      // inspector never skews the usage statistics (docs/usage.md).
+      track: false,
       // The trace: every candidate the recall dropped, and why.
       ...(whyNot.checked ? { explain: "full" } : {}),
     };
@@ -152,6 +158,8 @@ export function searchView({ root, namespace, params }: ViewContext): void {
                 {},
                 h("a", { href: entryHref(entry.namespace, entry.key), class: "key" }, entry.key),
                 h("span", { class: "tag" }, ` ${entry.category}`),
+                ...(entry.pinned ? [h("span", { class: "tag" }, " pinned")] : []),
+                ...(entry.snoozedUntil ? [h("span", { class: "tag" }, " snoozed")] : []),
                 ` score ${formatNumber(entry.score)}`,
               ),
               sourceLine(entry),
