@@ -76,6 +76,7 @@ import { storeEntry } from "./store-entry.js";
 import { unsupersedeEntry } from "./unsupersede.js";
 import { setPinned, snoozeEntry, unsnoozeEntry } from "./usage/usage-marks.js";
 import {
+  feedbackFromReply,
   pruneUsageEvents,
   recordFeedback,
   recordSurfaced,
@@ -263,6 +264,14 @@ export class MemoryFacade implements Memory {
 
   feedback(input: FeedbackInput): Promise<FeedbackReport> {
     return this.#use((context) => recordFeedback(context, input));
+  }
+
+  feedbackFromReply(
+    recallId: string,
+    reply: string,
+    options: KeyOptions = {},
+  ): Promise<FeedbackReport> {
+    return this.#use((context) => feedbackFromReply(context, recallId, reply, options));
   }
 
   trackRecall(input: TrackRecallInput): Promise<string> {

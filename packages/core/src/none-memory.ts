@@ -178,6 +178,10 @@ export class NoneMemory implements Memory {
     this.#open();
     throw this.#noUsage("feedback");
   }
+  async feedbackFromReply(): Promise<FeedbackReport> {
+    this.#open();
+    throw this.#noUsage("feedbackFromReply");
+  }
   async trackRecall(): Promise<string> {
     this.#open();
     throw this.#noUsage("trackRecall");

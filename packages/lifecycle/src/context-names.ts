@@ -57,6 +57,7 @@ export async function questionSubject(
       const found = await memory.recall(name, {
         ...scope,
         mode: "bm25",
+        track: false,
         // A few: an entry raised only by its session's context may rank above the ones that
         // hold the name.
         limit: 5,

@@ -210,7 +210,10 @@ export async function curate(memory: Memory, options: CurateOptions): Promise<Cu
     };
     let created = { core: 0, daily: 0 };
     for (const namespace of namespaces) {
-      const listed = await memory.list({ namespace, categories: [...CURATED], limit: maxEntries });
+      // Pinned entries are a person's decision: never shown, so never merged away or deleted.
+      const listed = (
+        await memory.list({ namespace, categories: [...CURATED], limit: maxEntries })
+      ).filter((entry) => !entry.pinned);
       report.reviewed += listed.length;
       if (listed.length < 2) continue;
       const entries = new Map(listed.map((entry) => [entry.key, entry]));

@@ -7,7 +7,8 @@ export type HygieneSettings = Pick<
   | "daily_retention_days"
   | "conversation_retention_floor"
   | "daily_retention_floor"
->;
+> &
+  Partial<Pick<MemorySettings, "usage_event_retention_days">>;
 
 /** One line of a hygiene report. `keptByFloor` = `eligible - deleted`. */
 export interface HygieneRow {
@@ -36,6 +37,11 @@ export interface HygieneReport {
     daily: HygieneRow;
     superseded: HygieneRow;
   };
+  /**
+   * Usage events removed past `usage_event_retention_days` / `usage_event_max` (backends with
+   * usage, real runs only, absent when none; per-entry statistics stay).
+   */
+  usageEventsPruned?: number;
 }
 
 export interface RunHygieneOptions {
@@ -77,6 +83,8 @@ async function countAll(memory: Memory, filter: DeleteFilter, category: string):
  *   floor counts every entry of the category, superseded ones included).
  * - Superseded `conversation` and `daily` entries (a newer entry replaced them) older than
  *   their category's retention are deleted with no floor: the entry that replaced them is kept.
+ *
+ * - Pinned entries (`Memory.pin`) are never pruned; usage events past their retention are.
  *
  * The passes delete disjoint sets (current, then superseded) and the floor is computed before
  * anything is deleted, so a dry run reports exactly what a real run would delete.
@@ -123,6 +131,7 @@ export async function runHygiene(
       olderThan,
       superseded: false,
       keepNewest: floor,
+      keepPinned: true,
       dryRun,
     });
     rows[category] = row(before[category], report, category);
@@ -133,6 +142,7 @@ export async function runHygiene(
       categories: [category],
       olderThan: retention[category].olderThan,
       superseded: true,
+      keepPinned: true,
       dryRun,
     });
     const part = row(0, report, category);
@@ -147,6 +157,12 @@ export async function runHygiene(
     deleted: rows.conversation.deleted + rows.daily.deleted + rows.superseded.deleted,
     rows,
   };
+  // The store's own retention settings decide what goes (`pruneUsage` without options).
+  if (!dryRun && memory.capabilities.usage) {
+    const days = settings.usage_event_retention_days;
+    const pruned = await memory.pruneUsage(days === undefined ? {} : { olderThan: cutoff(days) });
+    if (pruned > 0) result.usageEventsPruned = pruned;
+  }
   if (!dryRun && options.record !== false) {
     const state = (await memory.getJobState(HYGIENE_JOB)) ?? {};
     const { lastError: _lastError, ...rest } = state;

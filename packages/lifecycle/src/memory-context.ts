@@ -24,12 +24,23 @@ import {
   ContextTraceCollector,
   type MemoryContextTrace,
 } from "./context-trace.js";
+import { demoteIgnored } from "./context-usage.js";
 import { questionAnswers } from "./question-answers.js";
 
 /** Options of {@link buildMemoryContext}. */
 export interface MemoryContextOptions {
   /** Namespace to recall from; default `"default"`. */
   namespace?: string;
+  /**
+   * Record the entries shown as surfaced and return a `recallId` (backends with usage); default
+   * true. The recalls the context makes to choose them are never tracked themselves.
+   */
+  track?: boolean;
+  /**
+   * Lowers, by this fraction, the relevance of entries shown at least 10 times and never used
+   * (feedback), before the block is chosen; default 0 (off: measured, docs/retrieval-quality.md).
+   */
+  usageDemotion?: number;
   /**
    * The current conversation. It identifies, it does not filter: the discovery query takes in
    * the session's last messages (see `multiTurn`) and the message itself is never its own
@@ -115,6 +126,11 @@ export interface MemoryContext {
   truncated: boolean;
   /** With `explain: "full"`: why each entry is, or is not, in the block. */
   trace?: MemoryContextTrace;
+  /**
+   * The id to give `Memory.feedback` with the keys the agent used (backends with usage, when
+   * the block is not empty and `track` is not false); the entries shown count as surfaced.
+   */
+  recallId?: string;
 }
 
 export const MEMORY_CONTEXT_DEFAULTS = {
@@ -175,11 +191,13 @@ export async function buildMemoryContext(
   const { query, limit, coreLimit } = settings;
   const keyOptions = options.namespace === undefined ? {} : { namespace: options.namespace };
   const trace = options.explain === "full" ? new ContextTraceCollector() : undefined;
-  const { recalled, answers, othersAnswers, superseded, subject } = await recallForMessage(
+  const found = await recallForMessage(memory, options, settings, trace);
+  const { answers, othersAnswers, superseded, subject } = found;
+  const recalled = await demoteIgnored(
     memory,
-    options,
-    settings,
-    trace,
+    found.recalled,
+    options.usageDemotion ?? 0,
+    options.namespace,
   );
   const core = coreLimit <= 0 ? [] : await memory.topCore(coreLimit * 3, keyOptions);
 
@@ -249,7 +267,8 @@ export async function buildMemoryContext(
   const minScore = thresholdFor(subject, settings);
   for (const entry of byRelevance(recalled)) {
     if (recalledCount >= limit) break;
-    if (relevanceOf(entry) < minScore) {
+    // A pinned entry is always eligible: a person said it matters.
+    if (relevanceOf(entry) < minScore && !entry.pinned) {
       trace?.drop(entry, "under_threshold", underThreshold(entry, minScore, subject));
       continue;
     }
@@ -274,12 +293,37 @@ export async function buildMemoryContext(
     if (coreCount >= coreLimit) break;
     if (add(entry, "a top core memory (coreLimit)") === "added") coreCount++;
   }
-  const built = formatContext(candidates, settings);
+  const built = await tracked(memory, formatContext(candidates, settings), query, options);
   if (!trace) return built;
   trace.overLimit([...answers, ...recalled], limit, "recalled");
   trace.overLimit(core, coreLimit, "core");
   trace.overBudget(candidates, built.entries, settings.maxChars);
   return { ...built, trace: trace.build(userMessage, traceSettings(settings), built.entries) };
+}
+
+/**
+ * The block with its `recallId`: its entries recorded as surfaced by the context (usage is
+ * advice: a failure to record it leaves the block without an id, never without its memories).
+ */
+async function tracked(
+  memory: Memory,
+  built: MemoryContext,
+  query: string,
+  options: MemoryContextOptions,
+): Promise<MemoryContext> {
+  if (options.track === false || !memory.capabilities.usage || built.entries.length === 0)
+    return built;
+  try {
+    const recallId = await memory.trackRecall({
+      query,
+      keys: built.entries.map((entry) => entry.key),
+      source: "context",
+      ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    });
+    return { ...built, recallId };
+  } catch {
+    return built;
+  }
 }
 
 /**
@@ -379,6 +423,7 @@ async function recallForMessage(
   }
   const recallOptions = {
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    track: false,
     limit: limit * 4,
     minScore: 0,
     // Superseded entries come back only to recognise copies of their stale text.

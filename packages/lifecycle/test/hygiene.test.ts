@@ -101,3 +101,27 @@ describe("runHygiene", () => {
     expect(await memory.getJobState(HYGIENE_JOB)).toBeNull();
   });
 });
+
+describe("runHygiene and usage", () => {
+  it("never prunes a pinned entry, and prunes usage events past their retention", async () => {
+    const memory = fresh();
+    await seedHygieneScenario(memory);
+    const [oldest] = (await memory.list({ categories: ["conversation"], limit: 1000 })).slice(-1);
+    await memory.pin(oldest!.key);
+    // One recall's events, recorded now (the memory's wall clock): past a 0-day retention at NOW
+    // only if NOW is later, so the retention is given relative to the run's clock.
+    const recalled = await memory.recall(oldest!.content, { minScore: 0 });
+    expect(recalled.recallId).toBeDefined();
+    const later = new Date(Date.now() + 2 * 86_400_000);
+    const report = await runHygiene(
+      memory,
+      { ...SETTINGS, conversation_retention_floor: 0, usage_event_retention_days: 1 },
+      { now: later },
+    );
+    expect(await memory.get(oldest!.key)).not.toBeNull();
+    expect(report.usageEventsPruned).toBe(recalled.length);
+    await expect(memory.feedback({ recallId: recalled.recallId!, used: [] })).rejects.toThrow(
+      /No recall/,
+    );
+  });
+});

@@ -41,6 +41,7 @@ export { recallTraceGroup } from "./groups/recall-trace.js";
 export { relationsGroup } from "./groups/relations.js";
 export { supersessionGroup } from "./groups/supersession.js";
 export { textLanguageGroup } from "./groups/text-language.js";
+export { usageGroup } from "./groups/usage.js";
 export { vectorRecallGroup } from "./groups/vector-recall.js";
 export {
   type HostileCase,

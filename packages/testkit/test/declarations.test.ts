@@ -81,11 +81,12 @@ describe("declarations are checked against each other and against capabilities",
       'capabilities.vectorSearch is true but "vectorSearch" is not declared',
       'capabilities.cjkSearch is true but "cjkSearch" is not declared',
       'capabilities.relations is true but "relations" is not declared',
+      'capabilities.usage is true but "usage" is not declared',
       'capabilities.multiInstance is true but "sharedStore" is not declared',
     ]);
     expect(
       undeclaredCapabilities(
-        options(["vectorSearch", "cjkSearch", "sharedStore", "relations"]),
+        options(["vectorSearch", "cjkSearch", "sharedStore", "relations", "usage"]),
         memory.capabilities,
       ),
     ).toEqual([]);

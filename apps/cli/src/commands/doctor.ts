@@ -134,7 +134,7 @@ async function checkStore(context: CommandContext, report: DoctorReport): Promis
 
   if (memory.capabilities.keywordSearch) {
     try {
-      await memory.recall("doctor probe", { mode: "bm25", limit: 1 });
+      await memory.recall("doctor probe", { mode: "bm25", limit: 1, track: false });
       report.add("full text", "ok", "keyword search answers");
     } catch (error) {
       report.add(

@@ -123,6 +123,8 @@ async function ask(
     namespace: question.namespace,
     limit: options.limit,
     minScore: 0,
+    // A benchmark is not an agent: its recalls teach the store nothing.
+    track: false,
     ...(options.mode ? { mode: options.mode } : {}),
   });
   const latency = performance.now() - started;

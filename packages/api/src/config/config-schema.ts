@@ -105,8 +105,6 @@ export const memorySettingsSchema = z
     pin_boost: z.number().min(0).max(1).default(0.1),
     /** Usage stretches a used entry's decay half-life by up to this factor (1 = off). */
     usage_half_life_factor: z.number().min(1).max(10).default(1),
-    /** The context demotes entries surfaced often and never used by this much (0 = off). */
-    usage_ignored_demotion: z.number().min(0).max(1).default(0),
     /** `chat`: with a chat model configured, decisions close to the line are confirmed by it. */
     conflict_confirm: z.enum(["off", "chat"]).default("off"),
     /** Longest wait for the confirming model; past it the rules decide and the store goes on. */

@@ -284,6 +284,12 @@ export interface Memory extends AsyncDisposable {
    */
   feedback(input: FeedbackInput): Promise<FeedbackReport>;
   /**
+   * Feedback inferred from the assistant's reply, for agents that will not call `feedback`: a
+   * result counts as used when the reply quotes its distinctive words (docs/usage.md), as
+   * ignored otherwise. The same errors as `feedback` for the id; the report says what it inferred.
+   */
+  feedbackFromReply(recallId: string, reply: string, options?: KeyOptions): Promise<FeedbackReport>;
+  /**
    * Records results an agent's own retrieval surfaced (the memory context calls it with the
    * entries it shows) and returns their `recallId` for `feedback`.
    */

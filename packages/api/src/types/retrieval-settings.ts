@@ -105,6 +105,4 @@ export interface RetrievalSettings {
   pinBoost: number;
   /** `usage_half_life_factor`: how far use may stretch an entry's decay half-life (1 = off). */
   usageHalfLifeFactor: number;
-  /** `usage_ignored_demotion`: the context's demotion of entries surfaced often, never used (0 = off). */
-  usageIgnoredDemotion: number;
 }

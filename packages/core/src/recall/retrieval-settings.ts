@@ -36,7 +36,6 @@ const KEYS: Record<keyof RetrievalSettings, keyof MemorySettings> = {
   usageEventMax: "usage_event_max",
   pinBoost: "pin_boost",
   usageHalfLifeFactor: "usage_half_life_factor",
-  usageIgnoredDemotion: "usage_ignored_demotion",
 };
 
 /** The names of the retrieval options (camelCase). */

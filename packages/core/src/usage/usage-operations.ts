@@ -4,6 +4,7 @@ import {
   type FeedbackInput,
   type FeedbackReport,
   InvalidInputError,
+  type KeyOptions,
   type MemoryEntry,
   NotFoundError,
   normalizeTimestamp,
@@ -17,6 +18,7 @@ import {
   validateQuery,
 } from "@memory/api";
 import type { FacadeContext } from "../facade-context.js";
+import { attributeReply } from "./reply-attribution.js";
 import { usageQuery } from "./usage-stats.js";
 
 const RECALL_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -126,14 +128,8 @@ export async function recordFeedback(
     throw new InvalidInputError(
       `A key cannot be both used and ignored: ${both.map((key) => JSON.stringify(key)).join(", ")}.`,
     );
-  await context.usage?.drain();
-  const events = await usage.events(namespace, input.recallId);
-  const surfacedEvent = events.find((event) => event.kind === "surfaced");
-  if (!surfacedEvent) {
-    throw new NotFoundError(
-      `No recall ${JSON.stringify(input.recallId)} in namespace ${JSON.stringify(namespace)}: use a recallId returned by a recall or memory context of this namespace (ids are forgotten after usage_event_retention_days).`,
-    );
-  }
+  const events = await recallEvents(context, usage, namespace, input.recallId);
+  const surfacedEvent = events.find((event) => event.kind === "surfaced")!;
   const surfaced = new Set(events.filter((e) => e.kind === "surfaced").map((e) => e.key));
   const unknown = [...used, ...ignored].filter((key) => !surfaced.has(key));
   if (unknown.length > 0) {
@@ -162,6 +158,46 @@ export async function recordFeedback(
   const appended = [...fresh(used, "used"), ...fresh(ignored, "ignored")];
   if (appended.length > 0) await context.usage?.write(appended);
   return { recallId: input.recallId, used, ignored };
+}
+
+/** The events of one recall (its own first); NOT_FOUND when the id is unknown or pruned. */
+async function recallEvents(
+  context: FacadeContext,
+  usage: DriverUsage,
+  namespace: string,
+  recallId: string,
+): Promise<UsageEvent[]> {
+  await context.usage?.drain();
+  const events = await usage.events(namespace, recallId);
+  if (!events.some((event) => event.kind === "surfaced")) {
+    throw new NotFoundError(
+      `No recall ${JSON.stringify(recallId)} in namespace ${JSON.stringify(namespace)}: use a recallId returned by a recall or memory context of this namespace (ids are forgotten after usage_event_retention_days).`,
+    );
+  }
+  return events;
+}
+
+/** `Memory.feedbackFromReply`: feedback inferred from the words the reply quotes. */
+export async function feedbackFromReply(
+  context: FacadeContext,
+  recallId: string,
+  reply: unknown,
+  options: KeyOptions,
+): Promise<FeedbackReport> {
+  const usage = usageOf(context);
+  const namespace = validateNamespace(options.namespace);
+  if (typeof reply !== "string")
+    throw new InvalidInputError(`reply must be the assistant's reply text, got ${typeof reply}.`);
+  if (typeof recallId !== "string" || !RECALL_ID.test(recallId))
+    throw new InvalidInputError(
+      `recallId must be the recallId a recall or memory context returned, got ${JSON.stringify(recallId)}.`,
+    );
+  const events = await recallEvents(context, usage, namespace, recallId);
+  const keys = [...new Set(events.filter((e) => e.kind === "surfaced").map((e) => e.key))];
+  const entries = await context.driver.read(keys.map((key) => ({ namespace, key })));
+  const results = entries.filter((entry): entry is MemoryEntry => entry !== undefined);
+  const { used, ignored } = attributeReply(results, reply);
+  return recordFeedback(context, { recallId, used, ignored, namespace });
 }
 
 /** `Memory.pruneUsage`: events past the retention go; the per-entry statistics stay. */

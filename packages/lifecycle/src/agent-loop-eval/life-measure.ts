@@ -48,7 +48,12 @@ export async function askLife(
   settings: ContextSettings = {},
 ): Promise<LifeAnswer> {
   const context = await buildMemoryContext(memory, question.text, { ...settings, namespace });
-  const top5 = await memory.recall(question.text, { namespace, limit: 5, minScore: 0 });
+  const top5 = await memory.recall(question.text, {
+    namespace,
+    limit: 5,
+    minScore: 0,
+    track: false,
+  });
   return {
     id: question.id,
     changed: question.changed,

@@ -43,7 +43,12 @@ export async function askOwn(
   settings: ContextSettings = {},
 ): Promise<LocomoAnswer> {
   const context = await buildMemoryContext(memory, question.text, { ...settings, namespace });
-  const top5 = await memory.recall(question.text, { namespace, limit: 5, minScore: 0 });
+  const top5 = await memory.recall(question.text, {
+    namespace,
+    limit: 5,
+    minScore: 0,
+    track: false,
+  });
   const evidence = new Set(question.evidence);
   const inContext = originsOf(context.entries, origins);
   const found = new Set(inContext.filter((o) => o && evidence.has(o.origin)).map((o) => o?.origin));

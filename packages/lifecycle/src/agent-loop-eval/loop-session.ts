@@ -4,8 +4,12 @@ import type { MemoryContextOptions } from "../memory-context.js";
 /**
  * The context settings memory.toml sets (`auto_recall`, `auto_recall_limit`,
  * `auto_recall_min_score`); the benchmark leaves them unset (buildMemoryContext's defaults).
+ * The usage replay (bench/usage-replay) also sets `track` and `usageDemotion`.
  */
-export type ContextSettings = Pick<MemoryContextOptions, "recall" | "limit" | "minScore">;
+export type ContextSettings = Pick<
+  MemoryContextOptions,
+  "recall" | "limit" | "minScore" | "track" | "usageDemotion"
+>;
 
 export type Role = "user" | "assistant";
 

@@ -271,6 +271,29 @@ export function usageGroup(options: ConformanceOptions): void {
       expect(refused.rejected.map((item) => item.code)).toEqual(["INVALID_INPUT"]);
     });
 
+    withUsage(
+      "feedbackFromReply counts the results a reply quotes as used, the rest as ignored",
+      async () => {
+        clock = START;
+        const memory = await open();
+        await seed(memory);
+        const results = await memory.recall("What does the user drink?", { minScore: 0, limit: 3 });
+        expect(results.map((entry) => entry.key).sort()).toEqual(["bike", "coffee", "tea"]);
+        const report = await memory.feedbackFromReply(
+          results.recallId!,
+          "You usually have your coffee black, first thing every morning.",
+        );
+        expect(report.used).toEqual(["coffee"]);
+        expect(report.ignored.sort()).toEqual(["bike", "tea"]);
+        const { entries } = await memory.usage({ keys: ["coffee", "tea"] });
+        expect(entries.map((entry) => [entry.key, entry.stats.used, entry.stats.ignored])).toEqual([
+          ["coffee", 1, 0],
+          ["tea", 0, 1],
+        ]);
+        expect(await codeOf(() => memory.feedbackFromReply("unknown", "text"))).toBe("NOT_FOUND");
+      },
+    );
+
     withUsage("namespaces keep their own usage", async () => {
       clock = START;
       const memory = await open();
