@@ -40,6 +40,33 @@ describe("HTTP: recallId and POST /v1/feedback", () => {
     expect(usage.body.snoozeCandidates).toEqual(expect.any(Array));
   });
 
+  it("the memory context answers a recallId for the entries it shows; traced or track: false, none", async () => {
+    const server = await startTestServer();
+    await seed(server);
+    const built = await server.call("POST", "/v1/context", {
+      body: { message: "Which editor do I use, Neovim?", minScore: 0 },
+    });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const shown = built.body.entries.map((entry: { key: string }) => entry.key);
+    expect(shown).toContain("editor");
+    expect(built.body.recallId).toEqual(expect.any(String));
+    const fed = await server.call("POST", "/v1/feedback", {
+      body: { recallId: built.body.recallId, used: ["editor"] },
+    });
+    expect(fed.status, JSON.stringify(fed.body)).toBe(200);
+    for (const extra of [{ track: false }, { explain: "full" }]) {
+      const untracked = await server.call("POST", "/v1/context", {
+        body: { message: "Which editor do I use, Neovim?", minScore: 0, ...extra },
+      });
+      expect(untracked.status).toBe(200);
+      expect(untracked.body.entries.length).toBeGreaterThan(0);
+      expect(untracked.body, JSON.stringify(extra)).not.toHaveProperty("recallId");
+    }
+    const usage = await server.call("GET", "/v1/usage");
+    const editor = usage.body.entries.find((entry: { key: string }) => entry.key === "editor");
+    expect(editor.stats).toMatchObject({ surfaced: 1, used: 1 });
+  });
+
   it("answers 404 for an unknown recallId and 400 for a key that was not a result", async () => {
     const server = await startTestServer();
     await seed(server);

@@ -28,6 +28,16 @@ describe("MCP: memory_feedback, memory_pin, memory_snooze, memory_usage", () => 
       `(recallId ${recallId}: after answering, memory_feedback with it and the keys you used.)`,
     );
 
+    const context = await client.callTool({
+      name: "memory_context",
+      arguments: { message: "Which editor, Neovim?", minScore: 0 },
+    });
+    const contextId = (context.structuredContent as Structured).recallId;
+    expect(contextId).toEqual(expect.any(String));
+    expect(textOf(context)).toMatch(
+      new RegExp(`\\n\\(recallId ${contextId}: after answering, memory_feedback with it`),
+    );
+
     const fed = await client.callTool({
       name: "memory_feedback",
       arguments: { recallId, used: ["editor"], ignored: ["tea"] },

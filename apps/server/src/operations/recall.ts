@@ -102,6 +102,8 @@ export interface ContextInput {
   coreLimit?: number | undefined;
   includeConversation?: boolean | undefined;
   maxChars?: number | undefined;
+  /** false: the entries shown are not recorded and there is no recallId. */
+  track?: boolean | undefined;
   /** `"full"`: the response has `trace`, why each entry is or is not in the block. */
   explain?: "full" | undefined;
 }
@@ -129,12 +131,13 @@ export async function buildContext(
     defined({
       ...scope.contextDefaults,
       ...defined(options),
+      // A traced context is a look at the choice, not a use of memory (as a traced recall).
+      ...(options.explain === "full" ? { track: false } : {}),
       namespace,
       signal: scope.signal,
     }),
   );
-  // The context's recallId, when the library's context tracks what it shows.
-  const { recallId } = built as { recallId?: string };
+  const { recallId } = built;
   return {
     context: built.text,
     entries: withoutEmbeddings(built.entries),

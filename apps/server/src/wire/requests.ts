@@ -177,6 +177,12 @@ export const ContextRequestSchema = named(
           "Include what the user said (autosaved turns; never questions or filler); default true.",
         ),
       maxChars: z.number().int().min(50).max(100_000).optional().describe("Default 2000."),
+      track: z
+        .boolean()
+        .optional()
+        .describe(
+          'Record the entries shown as surfaced and answer a recallId for POST /v1/feedback; default true (never with explain "full").',
+        ),
       explain: explainField,
     })
     .strict(),
