@@ -85,6 +85,9 @@ describe("memory feedback, pin, unpin, snooze, unsnooze, usage (SQLite)", () => 
     expect(notAResult.code, notAResult.stderr).toBe(2);
     const missingUsed = await ws.run(["feedback", recallId!]);
     expect(missingUsed.code).toBe(2);
+    const noneUsed = await ws.run(["feedback", recallId!, "--used", ""]);
+    expect(noneUsed.code, noneUsed.stderr).toBe(0);
+    expect(noneUsed.stdout).toContain("used none; ignored none");
   });
 
   it("pins and unpins; get shows the mark", async () => {
@@ -94,6 +97,9 @@ describe("memory feedback, pin, unpin, snooze, unsnooze, usage (SQLite)", () => 
     expect(pinned.stdout).toContain("undo: memory unpin editor");
     expect(json<Marked>(await ws.run(["get", "editor", "--json"])).pinned).toBe(true);
     expect((await ws.run(["get", "editor"])).stdout).toMatch(/editor \[core, pinned\]/);
+    const explained = await ws.run(["recall", "Neovim", "--explain", "--no-track"]);
+    expect(explained.stdout).toMatch(/editor \[core, pinned\]/);
+    expect(explained.stdout).toMatch(/pinned \+0\.\d{3}/);
     const unpinned = json<Marked>(await ws.run(["unpin", "editor", "--json"]));
     expect(unpinned.pinned).toBeUndefined();
     expect((await ws.run(["pin", "nope"])).code).toBe(3);

@@ -46,6 +46,12 @@ export function explainLine(explain: RecallExplain, style: Style): string {
   ];
   if (explain.intent !== undefined) parts.push(`intent x${fixed(explain.intent, 3)}`);
   if (explain.context !== undefined) parts.push(`context +${fixed(explain.context, 4)}`);
+  const usage = explain.usage;
+  if (usage?.pinned)
+    parts.push(`pinned${usage.boost === undefined ? "" : ` +${fixed(usage.boost, 3)}`}`);
+  else if (usage?.boost !== undefined) parts.push(`usage ${fixed(usage.boost, 3)}`);
+  if (usage?.halfLifeFactor !== undefined)
+    parts.push(`half-life x${fixed(usage.halfLifeFactor, 2)} (used)`);
   if (explain.importance !== undefined) parts.push(`importance ${explain.importance}`);
   const how = [
     explain.source,

@@ -17,6 +17,21 @@ function part(name: string, text: string, value?: number): HTMLElement[] {
   return [h("dt", {}, name), h("dd", {}, meter(value, name), h("span", {}, text))];
 }
 
+/** What pins and use did to the ranking (docs/usage.md), as the fused part's adjustments. */
+function usageAdjustments(usage: Explain["usage"]): string[] {
+  if (!usage) return [];
+  return [
+    usage.pinned
+      ? `pinned${usage.boost !== undefined ? ` + ${formatNumber(usage.boost)}` : ""}`
+      : usage.boost !== undefined
+        ? `usage ${usage.boost >= 0 ? "+" : "−"} ${formatNumber(Math.abs(usage.boost))}`
+        : "",
+    usage.halfLifeFactor !== undefined
+      ? `half-life × ${formatNumber(usage.halfLifeFactor, 2)} for being used`
+      : "",
+  ];
+}
+
 /** Every part of the score as labelled text, so a person sees why a result ranked where it did. */
 function whyItRanked(explain: Explain | undefined, score: number | undefined, threshold: string) {
   if (!explain) return h("section", { "aria-label": "Why it ranked" }, "No explain returned.");
@@ -35,6 +50,7 @@ function whyItRanked(explain: Explain | undefined, score: number | undefined, th
   const adjustments = [
     explain.intent !== undefined ? `intent × ${formatNumber(explain.intent)}` : "",
     explain.context !== undefined ? `context + ${formatNumber(explain.context)}` : "",
+    ...usageAdjustments(explain.usage),
   ].filter((text) => text !== "");
   const fused = `${formatNumber(explain.fused)} (${[
     explain.source,
