@@ -91,6 +91,17 @@ describe.each([
     ]);
   });
 
+  it("never shows a pinned entry to the model, so never merges or deletes it", async () => {
+    const memory = open();
+    await seed(memory);
+    await memory.pin("d2");
+    chat.server.reply(proposal({ delete: [], merge: [] }));
+    await curate(memory, { chatModel: chatModelFor(chat.server.baseURL), dryRun: true });
+    const sent = JSON.parse(chat.server.userMessages()[0]?.[0] ?? "{}");
+    expect(sent.entries.map((entry: { key: string }) => entry.key)).not.toContain("d2");
+    expect(sent.entries.map((entry: { key: string }) => entry.key)).toContain("d1");
+  });
+
   it("applies merges and deletions, supersedes merged core entries, records the report", async () => {
     const memory = open();
     await seed(memory);

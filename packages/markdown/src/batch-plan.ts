@@ -1,4 +1,10 @@
-import type { MemoryEntry, SupersessionRecord, WriteBatch, WriteResult } from "@memory/api";
+import type {
+  EntryMark,
+  MemoryEntry,
+  SupersessionRecord,
+  WriteBatch,
+  WriteResult,
+} from "@memory/api";
 import type { MarkdownTree } from "./markdown-tree.js";
 import { publicEntry, withoutEdgesTo, withoutRelations, withRelation } from "./tree-relations.js";
 import type { WrittenVectors } from "./tree-state.js";
@@ -25,7 +31,7 @@ export interface PlannedBatch {
  * Plans a driver write batch against the tree as it is now (called under the tree lock, again
  * on every compare-and-swap retry): upserts keep the stored `id` and `createdAt` of an existing
  * key unless told otherwise (a given id of ANOTHER key marks a copy, which gets a new id), then
- * supersessions, then deletes, all into ONE write plan.
+ * supersessions, marks, relations, unrelations, then deletes, all into ONE write plan.
  */
 export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePlan): PlannedBatch {
   const result: WriteResult = { upserted: [], superseded: [], deleted: [], refused: [] };
@@ -52,8 +58,10 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
       id: existing && !replaceId ? existing.id : copy ? crypto.randomUUID() : upsert.entry.id,
       createdAt: existing && !upsert.replaceCreatedAt ? existing.createdAt : upsert.entry.createdAt,
     };
-    // The same entry stored again keeps its outgoing edges (they live on its line).
+    // The same entry stored again keeps its outgoing edges (they live on its line), and a
+    // person's marks unless the upsert sets them (an import carries them).
     if (existing?.relations) entry.relations = existing.relations;
+    keepMarks(entry, existing);
     // Re-inserted, so a key written twice in one batch lands where its last write puts it.
     write.puts.delete(id);
     write.puts.set(id, entry);
@@ -70,6 +78,15 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
     if (entry)
       write.puts.set(identity(namespace, key), withSupersededBy(entry, supersededBy, record));
     result.superseded.push(entry !== undefined);
+  }
+  if (batch.marks) {
+    result.marked = batch.marks.map((mark) => {
+      const entry = current(mark.namespace, mark.key);
+      if (!entry) return undefined;
+      const marked = withMark(entry, mark);
+      write.puts.set(identity(mark.namespace, mark.key), marked);
+      return publicEntry({ ...marked });
+    });
   }
   if (batch.relations) {
     result.related = batch.relations.map((upsert) => {
@@ -100,6 +117,30 @@ export function planBatch(tree: MarkdownTree, batch: WriteBatch, write: WritePla
     result.deleted.push(planned || row !== undefined);
   }
   return { result, written: { vectors, fingerprint: batch.vectorFingerprint } };
+}
+
+/**
+ * An upsert leaves `pinned` and `snoozedUntil` undefined to keep what is stored; a defined value
+ * replaces it (`pinned: false` unpins: the line then has no field at all).
+ */
+function keepMarks(entry: MemoryEntry, existing: MemoryEntry | undefined): void {
+  if (entry.pinned === undefined && existing?.pinned) entry.pinned = true;
+  if (entry.pinned === false) delete entry.pinned;
+  if (entry.snoozedUntil === undefined && existing?.snoozedUntil !== undefined)
+    entry.snoozedUntil = existing.snoozedUntil;
+}
+
+/**
+ * The entry with a mark applied: only `pinned` and `snoozedUntil` change (not `updatedAt`), an
+ * undefined field keeps its value, `snoozedUntil: null` clears it.
+ */
+function withMark(entry: MemoryEntry, mark: EntryMark): MemoryEntry {
+  const { pinned, snoozedUntil, ...rest } = entry;
+  const marked: MemoryEntry = rest;
+  if (mark.pinned ?? pinned) marked.pinned = true;
+  const until = mark.snoozedUntil === undefined ? snoozedUntil : mark.snoozedUntil;
+  if (until !== null && until !== undefined) marked.snoozedUntil = until;
+  return marked;
 }
 
 /** The entry marked superseded by `supersededBy`, or current again for `null` (no field at all). */

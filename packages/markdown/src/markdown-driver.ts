@@ -34,6 +34,7 @@ import { TreeFiles } from "./tree-files.js";
 import { treeLeases } from "./tree-leases.js";
 import { findTreeRelations, publicEntry } from "./tree-relations.js";
 import { TreeState } from "./tree-state.js";
+import { TreeUsage } from "./tree-usage.js";
 import { indexVectors, lazyEmbeddingCache } from "./tree-vectors.js";
 
 const KEYWORD_ONLY =
@@ -73,6 +74,8 @@ export class MarkdownDriver implements MemoryDriver {
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
   readonly embeddingCache: DriverEmbeddingCache | undefined;
+  /** Usage events and records, in the state directory (not derivable from the files). */
+  readonly usage: TreeUsage;
   readonly #options: MarkdownDriverOptions;
   #context: DriverContext | undefined;
   #starting: Promise<void> | undefined;
@@ -96,6 +99,7 @@ export class MarkdownDriver implements MemoryDriver {
       deferredEmbedding: false,
       fileBacked: true,
       relations: true,
+      usage: true,
     };
     const state = new TreeState(this.root, options);
     this.state = state;
@@ -107,6 +111,15 @@ export class MarkdownDriver implements MemoryDriver {
       () => this.#stages(),
     );
     this.leases = treeLeases(join(this.root, STATE_DIR), state.lock, () => ready(true));
+    this.usage = new TreeUsage(
+      join(this.root, STATE_DIR),
+      state.lock,
+      () => ready(true),
+      () => {
+        state.tree.refresh();
+        return (namespace, key) => state.tree.entries(namespace).has(key);
+      },
+    );
     this.vectors = indexVectors(state, () => this.#fresh());
     this.embeddingCache = this.indexed ? lazyEmbeddingCache(state, ready) : undefined;
   }
@@ -214,6 +227,7 @@ export class MarkdownDriver implements MemoryDriver {
     const planned = await state.write(
       (plan) => planBatch(state.tree, batch, plan),
       (result) => result.written,
+      () => this.usage.removeLocked(batch.deletes),
     );
     return planned.result;
   }
@@ -244,6 +258,8 @@ export class MarkdownDriver implements MemoryDriver {
   async deleteWhere(filter: DeleteWhere): Promise<DeleteReport> {
     const { tree } = this.state;
     const plan = () => {
+      // `keepPinned` goes to the plan: a pinned entry is never eligible but still holds its
+      // place in the `keepNewest` ranking (the SQL backends' rule).
       const rows = [...tree.allEntries()].filter(
         (row) => filter.sessionId === undefined || row.entry.sessionId === filter.sessionId,
       );
@@ -255,17 +271,19 @@ export class MarkdownDriver implements MemoryDriver {
       return plan().report;
     }
     const state = await this.#ready(true);
-    return state.write((write) => {
-      const { report, doomed } = plan();
-      for (const row of doomed)
-        write.removes.set(identity(row.entry.namespace, row.entry.key), row);
-      dropEdgesTo(
-        tree,
-        write,
-        [...doomed].map((row) => row.entry),
-      );
-      return report;
-    });
+    let doomedKeys: MemoryEntry[] = [];
+    return state.write(
+      (write) => {
+        const { report, doomed } = plan();
+        doomedKeys = doomed.map((row) => row.entry);
+        for (const row of doomed)
+          write.removes.set(identity(row.entry.namespace, row.entry.key), row);
+        dropEdgesTo(tree, write, doomedKeys);
+        return report;
+      },
+      undefined,
+      () => this.usage.removeLocked(doomedKeys),
+    );
   }
 
   /** Forgets the index and indexes the files again (`reindex`); nothing to do without it. */

@@ -38,11 +38,15 @@ export function entryOfLine(
     problem(`entry not loaded: ${(error as Error).message}`);
     return undefined;
   }
-  const time = (value: string | undefined, field: string): string | undefined => {
+  const time = (
+    value: string | undefined,
+    field: string,
+    otherwise = "the file's time is used",
+  ): string | undefined => {
     if (value === undefined) return undefined;
     if (STORAGE_TIME.test(value) && !Number.isNaN(Date.parse(value))) return value;
     problem(
-      `metadata ${field} ${JSON.stringify(value)} is not a UTC time like 2026-01-31T12:00:00.000Z; the file's time is used`,
+      `metadata ${field} ${JSON.stringify(value)} is not a UTC time like 2026-01-31T12:00:00.000Z; ${otherwise}`,
     );
     return undefined;
   };
@@ -97,5 +101,9 @@ export function entryOfLine(
       problem(`metadata relations ignored: ${(error as Error).message}`);
     }
   }
+  // `"pinned": false` written by hand reads as not pinned (the field is written only when true).
+  if (metadata?.pinned === true) entry.pinned = true;
+  const snoozedUntil = time(metadata?.snoozedUntil, "snoozedUntil", "the entry is not snoozed");
+  if (snoozedUntil !== undefined) entry.snoozedUntil = snoozedUntil;
   return entry;
 }

@@ -127,9 +127,14 @@ export class TreeState {
   /**
    * Runs `plan` against the current files and writes its result as ONE rewrite, under the tree
    * lock, retrying when a file changed between reading and writing (someone edited it without
-   * the lock); then the index takes the new rows (and `written` vectors).
+   * the lock); then `committed` runs, still under the lock (the usage of deleted entries goes),
+   * and the index takes the new rows (and `written` vectors).
    */
-  write<T>(plan: (write: WritePlan) => T, written?: (result: T) => WrittenVectors): Promise<T> {
+  write<T>(
+    plan: (write: WritePlan) => T,
+    written?: (result: T) => WrittenVectors,
+    committed?: (result: T) => void,
+  ): Promise<T> {
     return this.lock.run(async () => {
       for (let attempt = 0; attempt < 20; attempt++) {
         this.tree.refresh();
@@ -138,6 +143,7 @@ export class TreeState {
         const { edits, titles } = materialize(this.tree, write);
         if (edits.size === 0 || this.tree.apply(edits, titles, this.#options.beforeCommit)) {
           if (edits.size > 0) this.#wrote();
+          committed?.(result);
           await this.#syncIndex(written?.(result));
           return result;
         }

@@ -30,6 +30,7 @@ for (const [index, watch] of [
     "persistent",
     "multiProcess",
     "relations",
+    "usage",
   ];
   runConformanceSuite({
     name: `markdown (${index ? "index" : "no index"}${watch ? ", watcher" : ""})`,

@@ -162,6 +162,24 @@ describe("consolidateMemoryFile", () => {
     expect(readFileSync(join(root, report.backup as string), "utf8")).toBe(before);
   });
 
+  it("never removes a pinned entry, even forced", async () => {
+    const { memory, core } = await seeded();
+    await memory.pin("city");
+    const before = core();
+    for (const force of [false, true]) {
+      server.reply({
+        content: [lineOf(before, "editor"), lineOf(before, "pet"), lineOf(before, "diet")].join(
+          "\n",
+        ),
+      });
+      const error = await consolidateMemoryFile(memory, { chatModel: chatModel(), force }).catch(
+        (e) => e,
+      );
+      expect(error).toMatchObject({ reason: "pinned-removed", problems: ["removed: city"] });
+      expect(core()).toBe(before);
+    }
+  });
+
   it("allows removing exactly 25% without force", async () => {
     const { memory, before } = await seeded();
     server.reply({

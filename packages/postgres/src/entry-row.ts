@@ -3,7 +3,7 @@ import { decodeVectorText } from "./sql.js";
 
 /** The entry columns every read selects, from alias `m`. */
 export const ENTRY_COLUMNS =
-  "m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.supersession_record, m.conflict_record, m.created_at, m.updated_at";
+  "m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance, m.superseded_by, m.supersession_record, m.conflict_record, m.created_at, m.updated_at, m.pinned, m.snoozed_until";
 
 /** The entry columns plus its index terms (what the search stages return). */
 export const INDEXED_COLUMNS = `${ENTRY_COLUMNS}, m.search_terms`;
@@ -22,6 +22,9 @@ export interface EntryRow {
   conflict_record: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Schema 9: a person's marks. */
+  pinned: boolean;
+  snoozed_until: Date | null;
   embedding?: string | null;
 }
 
@@ -42,6 +45,9 @@ export function rowToEntry(row: EntryRow): MemoryEntry {
   if (row.supersession_record !== null)
     entry.supersessionRecord = JSON.parse(row.supersession_record);
   if (row.conflict_record !== null) entry.conflictRecord = JSON.parse(row.conflict_record);
+  // `pinned` is absent rather than false, as on every backend.
+  if (row.pinned) entry.pinned = true;
+  if (row.snoozed_until !== null) entry.snoozedUntil = row.snoozed_until.toISOString();
   if (typeof row.embedding === "string") entry.embedding = decodeVectorText(row.embedding);
   return entry;
 }

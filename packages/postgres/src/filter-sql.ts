@@ -7,6 +7,8 @@ export interface Tables {
   vectors: string;
   namespaceStats: string;
   relations: string;
+  usageEvents: string;
+  usageRecords: string;
 }
 
 /** SQL conditions on alias `m` for a normalized filter; every filter is applied before limits. */
@@ -25,6 +27,11 @@ export function filterConditions(filter: NormalizedFilter, params: Params): stri
   if (filter.until !== undefined)
     conditions.push(`m.updated_at < ${params.add(filter.until)}::timestamptz`);
   if (!filter.includeSuperseded) conditions.push("m.superseded_by IS NULL");
+  // Snoozed entries are awake again from the instant their snooze ends.
+  if (filter.awakeAt !== undefined)
+    conditions.push(
+      `(m.snoozed_until IS NULL OR m.snoozed_until <= ${params.add(filter.awakeAt)}::timestamptz)`,
+    );
   return conditions;
 }
 

@@ -8,7 +8,7 @@ import { Params } from "./sql.js";
  * category) in scope, whatever the age and supersession conditions (the retention floor), the
  * DELETE runs as a data-modifying CTE, and the report counts what it really removed. Keys
  * compare by code point (`COLLATE "C"`), as SQLite and the reference backend compare them.
- * Vectors go with their rows (ON DELETE CASCADE).
+ * Vectors, relations and usage go with their rows (ON DELETE CASCADE, and the usage trigger).
  */
 export async function deleteMatchingEntries(
   db: Database,
@@ -28,9 +28,12 @@ export async function deleteMatchingEntries(
     eligible.push(`updated_at < ${params.add(normalized.olderThan)}::timestamptz`);
   if (normalized.superseded === true) eligible.push("superseded_by IS NOT NULL");
   if (normalized.superseded === false) eligible.push("superseded_by IS NULL");
+  // Pinned entries still hold their rank (the retention floor counts them), but are never
+  // eligible: neither deleted nor counted by a dry run.
+  if (normalized.keepPinned === true) eligible.push("NOT pinned");
   const keep = params.add(normalized.keepNewest);
   const ranked = `WITH ranked AS (
-      SELECT id, category, updated_at, superseded_by,
+      SELECT id, category, updated_at, superseded_by, pinned,
         row_number() OVER (PARTITION BY namespace, category
           ORDER BY updated_at DESC, key COLLATE "C" DESC) AS newest_rank
       FROM ${memories} ${scope.length > 0 ? `WHERE ${scope.join(" AND ")}` : ""}

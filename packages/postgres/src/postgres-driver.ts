@@ -6,6 +6,7 @@ import type {
   DriverHealth,
   DriverLeases,
   DriverRelations,
+  DriverUsage,
   DriverVectors,
   EmbeddingProvider,
   EntryKey,
@@ -38,6 +39,7 @@ import { findRelations } from "./relation-queries.js";
 import { quoteIdent } from "./sql.js";
 import { probeStorage } from "./storage-probe.js";
 import { ensureTextLanguage } from "./text-language.js";
+import { postgresUsage } from "./usage-queries.js";
 import {
   openVectorStore,
   resetVectorStore,
@@ -71,6 +73,7 @@ export class PostgresDriver implements MemoryDriver {
     multiInstance: true,
     deferredEmbedding: true,
     relations: true,
+    usage: true,
   };
   /**
    * Every setting is honoured: recall results are cached under the schema's change token
@@ -89,6 +92,7 @@ export class PostgresDriver implements MemoryDriver {
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
   readonly relations: DriverRelations;
+  readonly usage: DriverUsage;
 
   /** Validates the storage options (connection, schema, HNSW) at once; no I/O until `open`. */
   constructor(options: PostgresMemoryOptions) {
@@ -107,6 +111,8 @@ export class PostgresDriver implements MemoryDriver {
       vectors: `${this.#schema}.memory_vectors`,
       namespaceStats: `${this.#schema}.namespace_stats`,
       relations: `${this.#schema}.memory_relations`,
+      usageEvents: `${this.#schema}.usage_events`,
+      usageRecords: `${this.#schema}.usage_records`,
     };
     const driver = this;
     this.#reads = {
@@ -124,6 +130,7 @@ export class PostgresDriver implements MemoryDriver {
           this.#db.query("relations", text, values),
         ),
     };
+    this.usage = postgresUsage(this.#db, this.#tables);
     this.vectors = postgresVectors({
       db: this.#db,
       tables: this.#tables,
@@ -274,13 +281,15 @@ export class PostgresDriver implements MemoryDriver {
 
   async health(): Promise<DriverHealth> {
     const open = this.#opened();
-    const entries = await this.#db.query<{ n: string }>(
+    const counts = await this.#db.query<{ n: string; events: string }>(
       "healthCheck",
-      `SELECT count(*) AS n FROM ${this.#tables.memories}`,
+      `SELECT (SELECT count(*) FROM ${this.#tables.memories}) AS n,
+         (SELECT count(*) FROM ${this.#tables.usageEvents}) AS events`,
     );
+    const entries = counts.rows[0]!;
     const pool = this.#db.pool;
     return {
-      entries: Number(entries.rows[0]!.n),
+      entries: Number(entries.n),
       storage: await probeStorage(this.#db),
       details: {
         schema: this.#options.schema,
@@ -290,6 +299,8 @@ export class PostgresDriver implements MemoryDriver {
         ...(open.vector.iterativeScanError
           ? { iterativeScanError: open.vector.iterativeScanError }
           : {}),
+        // Bounded by hygiene (usage_event_retention_days, usage_event_max).
+        usageEvents: Number(entries.events),
         pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
       },
     };
@@ -301,6 +312,7 @@ function writeOperation(batch: WriteBatch): string {
   if (batch.refuseInvalidEntries) return "importEntries";
   if (batch.upserts.length > 0) return "store";
   if (batch.deletes.length > 0) return "forget";
+  if (batch.marks?.length) return "pin or snooze";
   if (batch.relations?.length) return "relate";
   if (batch.unrelations?.length) return "unrelate";
   return "markSuperseded";

@@ -1,5 +1,6 @@
 import type { EntryUpsert, MemoryEntry, TextLanguage, WriteBatch, WriteResult } from "@memory/api";
 import type pg from "pg";
+import { applyMarks } from "./entry-marks.js";
 import { ENTRY_COLUMNS, type EntryRow, rowToEntry } from "./entry-row.js";
 import type { Tables } from "./filter-sql.js";
 import { removeRelations, upsertRelations } from "./relation-queries.js";
@@ -36,7 +37,8 @@ const identity = (entry: { namespace: string; key: string }) =>
  * The statements of a batch's upserts: ON CONFLICT cannot touch one row twice in a statement, so
  * a key repeated in the batch starts a new group (the later entry wins, as written last); within
  * a group, upserts that replace the stored id or creation time go apart from those that keep
- * them (the ON CONFLICT clause differs).
+ * them, and those that give `pinned` / `snoozedUntil` apart from those that keep the stored
+ * marks (the ON CONFLICT clause differs).
  */
 export function upsertGroups(upserts: readonly EntryUpsert[]): Positioned[][] {
   const groups: Positioned[][] = [];
@@ -45,7 +47,8 @@ export function upsertGroups(upserts: readonly EntryUpsert[]): Positioned[][] {
   const close = () => {
     const byShape = new Map<string, Positioned[]>();
     for (const item of chunk) {
-      const shape = `${item.upsert.replaceId === true}${item.upsert.replaceCreatedAt === true}`;
+      const { entry } = item.upsert;
+      const shape = `${item.upsert.replaceId === true}${item.upsert.replaceCreatedAt === true}${entry.pinned !== undefined}${entry.snoozedUntil !== undefined}`;
       byShape.set(shape, [...(byShape.get(shape) ?? []), item]);
     }
     groups.push(...byShape.values());
@@ -94,6 +97,8 @@ export function upsertStatement(
     `${params.add(column((entry) => contentHash(entry.content)))}::text[]`,
     `${params.add(terms.map((term) => term.terms))}::text[]`,
     `${params.add(terms.map((term) => term.count))}::int[]`,
+    `${params.add(column((entry) => entry.pinned ?? false))}::boolean[]`,
+    `${params.add(column((entry) => entry.snoozedUntil ?? null))}::timestamptz[]`,
   ];
   const vectors = target.vectors;
   const withVectors = vectors !== undefined && group.some((item) => item.upsert.vector);
@@ -106,9 +111,14 @@ export function upsertStatement(
   }
   const replaceId = group[0]!.upsert.replaceId === true;
   const replaceCreatedAt = group[0]!.upsert.replaceCreatedAt === true;
+  // An upsert that gives marks (an import) replaces the stored ones; one without them (a store)
+  // leaves those columns out of DO UPDATE, so the row's latest marks stay, even one committed
+  // while this statement waited for the row.
+  const givesPinned = group[0]!.upsert.entry.pinned !== undefined;
+  const givesSnooze = group[0]!.upsert.entry.snoozedUntil !== undefined;
   const { memories } = target.tables;
   const columns =
-    "id, namespace, key, content, category, session_id, importance, superseded_by, supersession_record, conflict_record, created_at, updated_at, content_hash, search_terms, term_count";
+    "id, namespace, key, content, category, session_id, importance, superseded_by, supersession_record, conflict_record, created_at, updated_at, content_hash, search_terms, term_count, pinned, snoozed_until";
   const given = `${columns}${withVectors ? ", embedding" : ""}`;
   const others = given
     .split(", ")
@@ -131,7 +141,7 @@ export function upsertStatement(
       SELECT ${replaceId ? "coalesce(v.id, e.id, gen_random_uuid()::text)" : "coalesce(e.id, v.id)"}, v.namespace, v.key, v.content, v.category,
         v.session_id, v.importance, v.superseded_by, v.supersession_record, v.conflict_record,
         ${replaceCreatedAt ? "v.created_at" : "coalesce(e.created_at, v.created_at)"}, v.updated_at,
-        v.content_hash, v.search_terms, v.term_count
+        v.content_hash, v.search_terms, v.term_count, v.pinned, v.snoozed_until
       FROM v LEFT JOIN ${memories} e ON e.namespace = v.namespace AND e.key = v.key
       ON CONFLICT (namespace, key) DO UPDATE SET
         ${replaceId ? "id = excluded.id," : ""}
@@ -142,6 +152,8 @@ export function upsertStatement(
         updated_at = excluded.updated_at, updated_seq = nextval('${target.schema}.memory_write_seq'),
         content_hash = excluded.content_hash, search_terms = excluded.search_terms,
         term_count = excluded.term_count
+        ${givesPinned ? ", pinned = excluded.pinned" : ""}
+        ${givesSnooze ? ", snoozed_until = excluded.snoozed_until" : ""}
       RETURNING ${ENTRY_COLUMNS}, m.content_hash
     )`,
   ];
@@ -192,7 +204,7 @@ function refusalOf(error: unknown, id: string): string | undefined {
 
 /**
  * Applies a batch with `run`, which the driver binds to one transaction when the batch takes more
- * than one statement. With `refuseInvalidEntries` (imports), a group that fails on a duplicate id
+ * than one statement (upserts, supersessions, marks, relations, unrelations, deletes). With `refuseInvalidEntries` (imports), a group that fails on a duplicate id
  * (two new entries of the group giving the same id, or a concurrent import taking it) is rolled
  * back to its savepoint and written entry by entry: each then sees the ids written before it
  * (a copy gets its own), and an entry that still collides is refused alone.
@@ -248,6 +260,7 @@ export async function applyWriteBatch(
     );
     result.superseded.push((updated.rowCount ?? 0) > 0);
   }
+  if (batch.marks) result.marked = await applyMarks(target.tables.memories, batch.marks, run);
   if (batch.relations && batch.relations.length > 0)
     result.related = await upsertRelations(
       target.tables.relations,
@@ -278,6 +291,7 @@ export function statementCount(batch: WriteBatch): number {
     upsertGroups(batch.upserts).length +
     batch.supersessions.length +
     batch.deletes.length +
+    (batch.marks?.length ?? 0) +
     // Edge upserts may take several statements (a repeated edge); count them as many.
     (batch.relations?.length ?? 0) +
     (batch.unrelations?.length ?? 0)

@@ -36,13 +36,33 @@ describe("postgres: recall_cache_size and recall_cache_ttl_seconds (a hot cache 
     await memory.store({ key: "tea", content: "the kettle is in the kitchen" });
     const first = await memory.recall("where is the kettle", { minScore: 0 });
     const again = await memory.recall("where is the kettle", { minScore: 0 });
-    expect(again).toEqual(first);
+    // The same results (each recall has its own recallId).
+    expect([...again]).toEqual([...first]);
+    expect(again.recallId).not.toBe(first.recallId);
     expect(queries()).toBe(1);
 
     const replica = open(schema, { embedder: createTestEmbedder({ dimensions: 16 }) });
     await replica.store({ key: "spare", content: "a spare kettle is in the garage" });
     const after = await memory.recall("where is the kettle", { minScore: 0 });
     expect(after.map((entry) => entry.key).sort()).toEqual(["spare", "tea"]);
+    expect(queries()).toBe(2);
+  });
+
+  it("sees another replica's snooze at once; recording usage and feedback keep the cache", async () => {
+    const schema = schemas.next();
+    const { memory, queries } = await counted(schema, { embeddingCacheMax: 0 });
+    await memory.store({ key: "tea", content: "the kettle is in the kitchen" });
+    await memory.store({ key: "spare", content: "a spare kettle is in the garage" });
+    const first = await memory.recall("where is the kettle", { minScore: 0 });
+    await memory.feedback({ recallId: first.recallId!, used: ["tea"] });
+    const again = await memory.recall("where is the kettle", { minScore: 0 });
+    expect([...again]).toEqual([...first]);
+    expect(queries()).toBe(1);
+
+    const replica = open(schema, { embedder: createTestEmbedder({ dimensions: 16 }) });
+    await replica.snooze("spare", { forMs: 86_400_000 });
+    const after = await memory.recall("where is the kettle", { minScore: 0 });
+    expect(after.map((entry) => entry.key)).toEqual(["tea"]);
     expect(queries()).toBe(2);
   });
 

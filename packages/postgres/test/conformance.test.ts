@@ -40,6 +40,7 @@ runConformanceSuite({
     "deferredEmbedding",
     "multiProcess",
     "relations",
+    "usage",
   ],
   // Each instance gets its own schema: isolated, and dropped after the file.
   create: async (context) => createPostgresMemory(optionsOf(schemas.next(), context)),

@@ -55,6 +55,8 @@ describe("postgres: migrations", () => {
       "memory_relations",
       "memory_vectors",
       "namespace_stats",
+      "usage_events",
+      "usage_records",
     ]);
     const indexes = await admin<{ indexname: string }>(
       "SELECT indexname FROM pg_indexes WHERE schemaname = $1",
@@ -83,7 +85,7 @@ describe("postgres: migrations", () => {
   });
 
   it("upgrades a version 1 schema: every row kept, search terms filled, statistics built", async () => {
-    expect(SCHEMA_VERSION).toBe(8);
+    expect(SCHEMA_VERSION).toBe(9);
     const schema = schemas.next();
     const quoted = `"${schema}"`;
     // Version 1 exactly as the previous release left it: its migration, then rows written
@@ -127,7 +129,7 @@ describe("postgres: migrations", () => {
       const versions = await admin<{ version: number }>(
         `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
       );
-      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       // Schema 7: category filters (collections: false) are answered from an index.
       const indexes = await admin<{ indexname: string }>(
         "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_category'",

@@ -26,6 +26,7 @@ runConformanceSuite({
     "deferredEmbedding",
     "multiProcess",
     "relations",
+    "usage",
   ],
   create: async (context) => createSqliteMemory({ path: tempDbPath(), ...optionsOf(context) }),
   createShared: async () => {

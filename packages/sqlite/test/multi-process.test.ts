@@ -51,6 +51,23 @@ describe("several processes on one file", () => {
     await setup.close();
   }, 120_000);
 
+  it("counts every recall and feedback of 4 processes x 40 rounds on one entry: no update is lost", async () => {
+    const path = tempDbPath();
+    const setup = createSqliteMemory({ path });
+    await setup.store({ key: "shared", content: "The shared note every process recalls" });
+    const results = await Promise.all(
+      ["p0", "p1", "p2", "p3"].map(() => run(["feedback", path, "40"]).done),
+    );
+    for (const result of results) {
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    }
+    const { entries } = await setup.usage({ keys: ["shared"] });
+    expect(entries[0]!.stats).toMatchObject({ surfaced: 160, used: 160 });
+    expect((await setup.healthCheck()).details).toMatchObject({ usageEvents: 320 });
+    await setup.close();
+  }, 120_000);
+
   it("survives SIGKILL in the middle of a bulk import with every acknowledged write present", async () => {
     const path = tempDbPath();
     const { child, done } = run(["import", path, "200", "500"]);

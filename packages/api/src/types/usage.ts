@@ -148,9 +148,9 @@ export interface EntryMark {
  */
 export interface DriverUsage {
   /**
-   * In one atomic step: appends `events`, then for each `(namespace, key)` they name reads the
-   * stored record, calls `update` with it and that key's events (in order) and stores what it
-   * returns. Events of keys that are not stored entries are appended all the same.
+   * In one atomic step: appends `events`, then for each `(namespace, key)` they name that is a
+   * stored entry reads the stored record, calls `update` with it and that key's events (in
+   * order) and stores what it returns. Events of other keys are appended all the same (no record).
    */
   record(
     events: readonly UsageEvent[],
@@ -169,7 +169,7 @@ export interface DriverUsage {
     after: EntryMarkCursor | undefined,
     limit: number,
   ): Promise<UsageRecord[]>;
-  /** Stores records as given, replacing stored ones (import). */
+  /** Stores records as given, replacing stored ones (import); records of absent entries are not stored. */
   put(records: readonly UsageRecord[]): Promise<void>;
   /** Deletes events before `olderThan`, then the oldest beyond `keep`; returns how many went. */
   prune(olderThan: string, keep: number): Promise<number>;

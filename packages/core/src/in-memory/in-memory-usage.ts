@@ -21,6 +21,8 @@ export function inMemoryUsage(store: InMemoryStore): DriverUsage {
         else byKey.set(id, [event]);
       }
       for (const [id, keyEvents] of byKey) {
+        // Records only for stored entries: a later entry under the key starts from zero.
+        if (!store.rows.has(id)) continue;
         const current = store.usageRecords.get(id);
         store.usageRecords.set(id, copyRecord(update(current && copyRecord(current), keyEvents)));
       }
@@ -46,7 +48,11 @@ export function inMemoryUsage(store: InMemoryStore): DriverUsage {
         .map(copyRecord),
     put: async (records) => {
       for (const record of records)
-        store.usageRecords.set(InMemoryStore.id(record.namespace, record.key), copyRecord(record));
+        if (store.rows.has(InMemoryStore.id(record.namespace, record.key)))
+          store.usageRecords.set(
+            InMemoryStore.id(record.namespace, record.key),
+            copyRecord(record),
+          );
     },
     prune: async (olderThan, keep) => {
       const before = store.usageEvents.length;

@@ -173,7 +173,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
  * Markdown consolidation ("hippocampus", README "Consolidation"): sends `MEMORY.md` and the
  * daily files of the last `days` days to the chat model, which answers the complete updated
  * `MEMORY.md`; checks the answer (it parses, with at least one entry; at most 25% of the
- * previous entries disappear unless `force`; every added or changed line traces to a source
+ * previous entries disappear unless `force`, and no pinned one even then; every added or changed line traces to a source
  * file, {@link traceLine}); keeps the metadata (id, timestamps, importance...) of every kept key,
  * whether or not the model copied the comment; then, unless `dryRun`, keeps the previous version
  * under `.memory-state/history/` and replaces the file atomically, under the tree lock,
@@ -310,7 +310,18 @@ export async function consolidateMemoryFile(
     })
     .map((entry) => entry.key);
 
-  // 2. At most 25% of the previous entries disappear, unless forced.
+  // 2. A pinned entry never disappears, even forced: a person pinned it (docs/usage.md).
+  const pinnedRemoved = report.removedKeys.filter(
+    (key) => previousByKey.get(key)?.metadata?.pinned === true,
+  );
+  if (pinnedRemoved.length > 0)
+    throw refuse(
+      "pinned-removed",
+      [`removed: ${pinnedRemoved.join(", ")}`],
+      "pinned entries would disappear, and consolidation never removes a pinned entry; unpin them first (memory unpin <key>) if that is intended",
+    );
+
+  // 3. At most 25% of the previous entries disappear, unless forced.
   const removedShare =
     previousByKey.size === 0 ? 0 : report.removedKeys.length / previousByKey.size;
   if (removedShare > FILE_CONSOLIDATION_DEFAULTS.maxRemovedShare && !force)
@@ -320,7 +331,7 @@ export async function consolidateMemoryFile(
       `${report.removedKeys.length} of ${previousByKey.size} entries (${percent(removedShare)}) would disappear, more than ${percent(FILE_CONSOLIDATION_DEFAULTS.maxRemovedShare)}; pass force (--force) if that is intended`,
     );
 
-  // 3. Every added or changed line traces to a source file.
+  // 4. Every added or changed line traces to a source file.
   const units = [
     ...(previous ? unitsOf(path, before) : []),
     ...parsedSources.flatMap(({ file, parsed }) => unitsOf(file.path, parsed)),

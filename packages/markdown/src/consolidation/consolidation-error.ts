@@ -12,6 +12,8 @@ export type ConsolidationRefusal =
   | "unparseable"
   /** More than 25% of the previous entries would disappear (`force` allows it). */
   | "too-many-removals"
+  /** A pinned entry would disappear (never allowed, even with `force`: unpin it first). */
+  | "pinned-removed"
   /** An added or changed line does not trace to a source file. */
   | "untraceable";
 

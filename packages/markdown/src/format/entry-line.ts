@@ -40,6 +40,10 @@ export interface EntryMetadata {
   conflictRecord?: ConflictRecord;
   /** The entry's outgoing relations (docs/relations.md of the repository). */
   relations?: EntryRelation[];
+  /** Pinned by a person (`Memory.pin`, or by hand: `"pinned":true`); written only when true. */
+  pinned?: boolean;
+  /** Left out of recall until this UTC instant (`Memory.snooze`); written only when set. */
+  snoozedUntil?: string;
 }
 
 /** The metadata an entry line keeps for an entry (its id, times, importance, session, supersession). */
@@ -57,6 +61,8 @@ export function entryMetadata(entry: MemoryEntry): EntryMetadata {
   if (entry.conflictRecord !== undefined) metadata.conflictRecord = entry.conflictRecord;
   if (entry.relations !== undefined && entry.relations.length > 0)
     metadata.relations = entry.relations;
+  if (entry.pinned === true) metadata.pinned = true;
+  if (entry.snoozedUntil !== undefined) metadata.snoozedUntil = entry.snoozedUntil;
   return metadata;
 }
 
@@ -70,7 +76,11 @@ export interface EntryLine {
   metadata?: EntryMetadata;
 }
 
-const METADATA_FIELDS: Record<keyof EntryMetadata, MetadataType> = {
+/**
+ * Field types for `parseMetadataComment`. `pinned` is a boolean, a JSON type the shared parser
+ * does not know: it is read apart (`readPinned`) and only placed here for the field order.
+ */
+const METADATA_FIELDS: Record<Exclude<keyof EntryMetadata, "pinned">, MetadataType> = {
   id: "string",
   createdAt: "string",
   updatedAt: "string",
@@ -80,12 +90,22 @@ const METADATA_FIELDS: Record<keyof EntryMetadata, MetadataType> = {
   supersessionRecord: "object",
   conflictRecord: "object",
   relations: "object",
+  snoozedUntil: "string",
 };
+
+/** Every field in the order it is written: the marks (pin, then snooze) after the rest. */
+const FIELD_ORDER = [
+  ...(Object.keys(METADATA_FIELDS) as (keyof EntryMetadata)[]).filter(
+    (name) => name !== "snoozedUntil",
+  ),
+  "pinned",
+  "snoozedUntil",
+] as const satisfies readonly (keyof EntryMetadata)[];
 
 /** The metadata in a fixed field order (so rewriting an unchanged entry changes no byte). */
 function orderedMetadata(metadata: EntryMetadata): EntryMetadata {
   const ordered: EntryMetadata = {};
-  for (const name of Object.keys(METADATA_FIELDS) as (keyof EntryMetadata)[]) {
+  for (const name of FIELD_ORDER) {
     const value = metadata[name];
     if (value !== undefined && value !== null) (ordered as Record<string, unknown>)[name] = value;
   }
@@ -143,5 +163,19 @@ export function parseEntryLine(line: string, allowConversation: boolean): EntryL
     METADATA_FIELDS,
   );
   if (typeof metadata === "string") return metadata;
+  const pinned = readPinned(line.slice(content.end, line.length - METADATA_CLOSE.length));
+  if (typeof pinned === "string") return pinned;
+  if (pinned !== undefined) metadata.pinned = pinned;
   return { key: key.value, content: content.value, conversation, metadata };
+}
+
+/**
+ * The `pinned` field of a metadata comment already read as valid JSON: a boolean, or the problem
+ * (the same rule as a field of the wrong type). Parsed again only when the comment names it.
+ */
+function readPinned(payload: string): boolean | undefined | string {
+  if (!payload.includes('"pinned"')) return undefined;
+  const value = (JSON.parse(payload) as { pinned?: unknown }).pinned;
+  if (value === undefined || typeof value === "boolean") return value;
+  return 'its metadata field "pinned" must be a boolean (true or false)';
 }

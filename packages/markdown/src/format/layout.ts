@@ -8,7 +8,8 @@ import { CUSTOM_CATEGORY_PATTERN, DEFAULT_NAMESPACE } from "@memory/api";
  *     memory/YYYY-MM-DD.md          daily and conversation entries, by the entry's creation date (UTC)
  *     memory/<category>.md          custom categories
  *     namespaces/<encoded>/...      the same layout for every other namespace
- *     .memory-state/                lock, leases, job state and the derived index (not truth)
+ *     .memory-state/                lock, leases, job state and the derived index (not truth);
+ *                                   usage events and records (not derivable from the files)
  *
  * Paths are relative to the root, with `/` separators.
  */

@@ -33,9 +33,22 @@ function rowHash(entry: MemoryEntry): string {
   );
 }
 
-/** The row as the index stores it: the file's fields, its id and times winning. */
+/**
+ * The row as the index stores it: the file's fields, its id and times winning, and no marks.
+ * Pins and snoozes stay out of the index: recall applies snoozes from the files' rows
+ * (markdown-stages.ts), and an index driver that keeps a stored mark when an upsert leaves it
+ * undefined (the contract's rule) would otherwise keep a snooze the files no longer have, and
+ * its `awakeAt` filter would hide an awake entry.
+ */
 function upsertOf(entry: MemoryEntry, vector?: ArrayLike<number>): EntryUpsert {
-  const { source: _source, score: _score, explain: _explain, ...record } = entry;
+  const {
+    source: _source,
+    score: _score,
+    explain: _explain,
+    pinned: _pinned,
+    snoozedUntil: _snoozedUntil,
+    ...record
+  } = entry;
   return { entry: record, replaceId: true, replaceCreatedAt: true, ...(vector ? { vector } : {}) };
 }
 

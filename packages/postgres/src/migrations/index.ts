@@ -7,6 +7,7 @@ import { changeToken } from "./005-change-token.js";
 import { decisionRecords } from "./006-decision-records.js";
 import { categoryIndex } from "./007-category-index.js";
 import { relations } from "./008-relations.js";
+import { usage } from "./009-usage.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   decisionRecords,
   categoryIndex,
   relations,
+  usage,
 ];
 
 /** The newest schema version this package knows. */
