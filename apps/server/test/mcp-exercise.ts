@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
 import { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "../src/mcp/tool-results.js";
 import { resourceText, type Structured, textOf } from "./mcp-clients.js";
+import { exerciseUsage } from "./mcp-exercise-usage.js";
 
 const TOOLS = [
   "memory_collection_list",
@@ -173,33 +174,7 @@ export async function exerciseTools(client: Client, options: { remember: boolean
     expect(((bounded.structuredContent as Structured).results as unknown[]).length).toBe(count);
   }
 
-  // Usage (docs/usage.md): the recall's recallId takes feedback, a pin and a snooze mark
-  // entries, the report counts them; the marks are cleared before the context below.
-  const { recallId } = recalled.structuredContent as Structured;
-  expect(textOf(recalled)).toContain(`(recallId ${recallId}: after answering, memory_feedback`);
-  const fed = await client.callTool({
-    name: "memory_feedback",
-    arguments: { recallId, used: ["user_editor"] },
-  });
-  expect(fed.structuredContent, textOf(fed)).toEqual({
-    recallId,
-    used: ["user_editor"],
-    ignored: [],
-  });
-  const pinned = await client.callTool({ name: "memory_pin", arguments: { key: "user_editor" } });
-  expect((pinned.structuredContent as Structured).entry).toMatchObject({ pinned: true });
-  const snoozed = await client.callTool({
-    name: "memory_snooze",
-    arguments: { key: "today", for: "1d" },
-  });
-  expect(textOf(snoozed)).toMatch(/^"today" is snoozed until /);
-  const usage = await client.callTool({ name: "memory_usage", arguments: { candidates: true } });
-  const used = ((usage.structuredContent as Structured).entries as Structured[]).find(
-    (entry) => entry.key === "user_editor",
-  );
-  expect(used, textOf(usage)).toMatchObject({ pinned: true, stats: { used: 1 } });
-  await client.callTool({ name: "memory_snooze", arguments: { key: "today", unsnooze: true } });
-  await client.callTool({ name: "memory_pin", arguments: { key: "user_editor", pinned: false } });
+  await exerciseUsage(client, recalled);
 
   // An empty message (the start of a conversation) gets the top core memories.
   const context = await client.callTool({ name: "memory_context", arguments: { message: "" } });
