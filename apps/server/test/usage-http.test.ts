@@ -1,3 +1,4 @@
+import { MAX_KEY_LENGTH } from "@memory/api";
 import { NoneMemory } from "@memory/core";
 import { describe, expect, it } from "vitest";
 import { startTestServer, TOKEN_A, TOKEN_B } from "./helpers.js";
@@ -126,6 +127,11 @@ describe("HTTP: pins", () => {
     const missing = await server.call("POST", "/v1/memories/nope/pin");
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe("NOT_FOUND");
+    const badKey = await server.call("POST", "/v1/memories/pin", {
+      body: { key: "k".repeat(MAX_KEY_LENGTH + 1) },
+    });
+    expect(badKey.status).toBe(400);
+    expect(badKey.body.error.code).toBe("INVALID_INPUT");
   });
 });
 
