@@ -79,7 +79,14 @@ describe("memory context", () => {
       });
       expect(response.status).toBe(200);
       expect(cli.truncated).toBe(true);
-      expect(await response.json()).toEqual(cli);
+      // Each context records what it showed under its own recallId (docs/usage.md).
+      const { recallId: httpId, ...http } = (await response.json()) as ContextBody & {
+        recallId?: string;
+      };
+      const { recallId: cliId, ...fromCli } = cli as ContextBody & { recallId?: string };
+      expect([typeof httpId, typeof cliId]).toEqual(["string", "string"]);
+      expect(httpId).not.toBe(cliId);
+      expect(http).toEqual(fromCli);
     } finally {
       server.kill("SIGTERM");
     }

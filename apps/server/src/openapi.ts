@@ -293,6 +293,11 @@ export function buildOpenApiDocument(
         description:
           "People, places, organisations and products named in entries, read without a model (docs/entities.md).",
       },
+      {
+        name: "usage",
+        description:
+          "What recall surfaced and the agent used (feedback), usage statistics, pins and snoozes (docs/usage.md).",
+      },
       { name: "purge", description: "Destructive bulk deletes." },
       { name: "transfer", description: "Streamed NDJSON export and import." },
       {

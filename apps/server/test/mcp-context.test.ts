@@ -30,9 +30,14 @@ async function context(client: Client, args: Record<string, unknown>): Promise<S
   const result = await client.callTool({ name: "memory_context", arguments: args });
   expect(result.isError ?? false, textOf(result)).toBe(false);
   const structured = result.structuredContent as Structured;
-  // The text part is the block itself (or a sentence saying nothing was found).
+  // The text part is the block itself (or a sentence saying nothing was found), then the
+  // recallId for memory_feedback when the context recorded what it showed (docs/usage.md).
+  const feedbackNote =
+    structured.recallId === undefined
+      ? ""
+      : `\n(recallId ${structured.recallId}: after answering, memory_feedback with it and the keys you used.)`;
   expect(textOf(result)).toBe(
-    structured.context === "" ? "No relevant memories." : structured.context,
+    structured.context === "" ? "No relevant memories." : `${structured.context}${feedbackNote}`,
   );
   return structured;
 }

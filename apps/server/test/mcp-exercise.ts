@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
 import { LIST_ENTRY_MAX_CHARS, RESULT_MAX_CHARS } from "../src/mcp/tool-results.js";
 import { resourceText, type Structured, textOf } from "./mcp-clients.js";
+import { exerciseUsage } from "./mcp-exercise-usage.js";
 
 const TOOLS = [
   "memory_collection_list",
@@ -10,17 +11,21 @@ const TOOLS = [
   "memory_context",
   "memory_entities",
   "memory_entity",
+  "memory_feedback",
   "memory_forget",
   "memory_get",
   "memory_history",
   "memory_kg",
   "memory_list",
+  "memory_pin",
   "memory_recall",
   "memory_relate",
   "memory_relations",
+  "memory_snooze",
   "memory_store",
   "memory_supersede",
   "memory_unsupersede",
+  "memory_usage",
 ];
 
 /**
@@ -92,6 +97,23 @@ const INVALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
   ],
   memory_entities: [{ namspace: "other" }, { top: 0 }],
   memory_entity: [{ name: "Caroline", namspace: "other" }, {}, { name: "!!" }],
+  memory_feedback: [
+    { recallId: "r", used: [], namspace: "other" },
+    {},
+    { recallId: "r", used: "user_editor" },
+  ],
+  memory_pin: [
+    { key: "user_editor", namspace: "other" },
+    {},
+    { key: "user_editor", pinned: "yes" },
+  ],
+  memory_snooze: [
+    { key: "user_editor", for: "7d", namspace: "other" },
+    { key: "user_editor" },
+    { key: "user_editor", for: "7 days" },
+    { key: "user_editor", until: "2999-01-01", for: "1d" },
+  ],
+  memory_usage: [{ namspace: "other" }, { limit: 0 }],
 };
 
 /**
@@ -151,6 +173,8 @@ export async function exerciseTools(client: Client, options: { remember: boolean
     expect(bounded.isError, `limit ${limit}`).toBeFalsy();
     expect(((bounded.structuredContent as Structured).results as unknown[]).length).toBe(count);
   }
+
+  await exerciseUsage(client, recalled);
 
   // An empty message (the start of a conversation) gets the top core memories.
   const context = await client.callTool({ name: "memory_context", arguments: { message: "" } });

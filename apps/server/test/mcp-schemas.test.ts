@@ -25,7 +25,16 @@ const SAME_FIELDS: Record<string, { component: string; fields?: string[] }> = {
   },
   memory_recall: {
     component: "RecallRequest",
-    fields: ["query", "limit", "categories", "sessionId", "minScore", "collections", "namespace"],
+    fields: [
+      "query",
+      "limit",
+      "categories",
+      "sessionId",
+      "minScore",
+      "includeSnoozed",
+      "collections",
+      "namespace",
+    ],
   },
   memory_context: { component: "ContextRequest" },
   memory_forget: { component: "ForgetByKeyRequest" },
@@ -33,6 +42,9 @@ const SAME_FIELDS: Record<string, { component: string; fields?: string[] }> = {
   memory_remember: { component: "RememberRequest" },
   memory_collection_sync: { component: "SyncCollectionsRequest" },
   memory_collection_add: { component: "AddCollectionRequest" },
+  memory_feedback: { component: "FeedbackRequest" },
+  memory_pin: { component: "PinRequest" },
+  memory_snooze: { component: "SnoozeRequest" },
 };
 
 describe("MCP input schemas", () => {

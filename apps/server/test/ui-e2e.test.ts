@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   launchChromium,
@@ -19,6 +19,17 @@ import {
   type UiServer,
   WAIT_MS,
 } from "./ui-harness.js";
+import {
+  chooseNamespace,
+  listedKeys,
+  nav,
+  openEntries,
+  openEntry,
+  result,
+  search,
+  view,
+  visibleText,
+} from "./ui-page.js";
 
 const poll = { timeout: WAIT_MS, interval: 200 };
 
@@ -63,61 +74,6 @@ async function signIn(token: string): Promise<Page> {
   await expect.poll(() => page.getByLabel("Token").count(), poll).toBe(0);
   await page.getByRole("link", { name: "Entries", exact: true }).waitFor();
   return page;
-}
-
-/** The rendered (visible) text of everything `locator` matches. */
-async function visibleText(locator: Locator): Promise<string> {
-  return (await locator.allInnerTexts()).join("\n");
-}
-
-function view(page: Page, name: string) {
-  return page.locator(`[data-view="${name}"]`);
-}
-
-/** The "Namespace" control is a select or a text field; both are supported. */
-async function chooseNamespace(page: Page, namespace: string): Promise<void> {
-  const control = page.getByLabel(/^Namespace\b/).first();
-  await control.waitFor();
-  const tag = await control.evaluate((element) => element.tagName);
-  if (tag === "SELECT") await control.selectOption(namespace);
-  else {
-    await control.fill(namespace);
-    await control.press("Enter");
-  }
-}
-
-function nav(page: Page, name: string) {
-  return page.getByRole("link", { name, exact: true }).first();
-}
-
-async function openEntries(page: Page, namespace: string): Promise<void> {
-  await nav(page, "Entries").click();
-  await chooseNamespace(page, namespace);
-  await view(page, "entries").getByRole("table").waitFor();
-}
-
-async function openEntry(page: Page, namespace: string, key: string): Promise<void> {
-  await openEntries(page, namespace);
-  await view(page, "entries").getByRole("link", { name: key, exact: true }).click();
-  await page.getByRole("heading", { name: key, exact: true }).waitFor();
-}
-
-async function search(page: Page, namespace: string, query: string): Promise<void> {
-  await nav(page, "Search").click();
-  await chooseNamespace(page, namespace);
-  await page.getByLabel("Query").fill(query);
-  await page.getByRole("button", { name: "Search", exact: true }).click();
-  // The results (possibly none) are drawn as a list.
-  await view(page, "search").getByRole("list").waitFor({ state: "attached" });
-}
-
-function result(page: Page, key: string) {
-  return page.getByRole("listitem").filter({ hasText: key });
-}
-
-/** Text of every table row link (the keys listed in the Entries view). */
-async function listedKeys(page: Page): Promise<string[]> {
-  return view(page, "entries").getByRole("table").getByRole("link").allInnerTexts();
 }
 
 describe("web inspector in chromium", { timeout: 120_000 }, () => {
@@ -319,6 +275,42 @@ describe("web inspector in chromium", { timeout: 120_000 }, () => {
     await expect
       .poll(() => visibleText(page.getByRole("region", { name: "Earlier versions" })), poll)
       .toContain("No earlier version");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("pins and snoozes an entry from its page; the inspector's own searches record no usage", async () => {
+    const page = await signIn(TOKEN_ALL);
+    const stored = () => server!.memory.get("a-lighthouse", { namespace: "a" });
+    const button = (name: string) => page.getByRole("button", { name, exact: true });
+    await openEntry(page, "a", "a-lighthouse");
+    await button("Pin").click();
+    await button("Unpin").waitFor();
+    expect((await stored())?.pinned).toBe(true);
+    expect(await visibleText(page.getByRole("status"))).toContain('Pinned "a-lighthouse".');
+    await button("Snooze (7 days)").click();
+    await button("Unsnooze").waitFor();
+    expect((await stored())?.snoozedUntil).toEqual(expect.any(String));
+    expect(await visibleText(page.locator("dl.meta"))).toMatch(/Snoozed until/);
+
+    // Snoozed: search leaves it out, "Include snoozed" shows it (marked).
+    await search(page, "a", "lighthouse tide");
+    expect(await result(page, "a-lighthouse").count()).toBe(0);
+    await page.getByLabel("Include snoozed").check();
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await result(page, "a-lighthouse").first().waitFor();
+    expect(await visibleText(result(page, "a-lighthouse").first())).toContain("snoozed");
+
+    await openEntry(page, "a", "a-lighthouse");
+    await button("Unsnooze").click();
+    await button("Snooze (7 days)").waitFor();
+    await button("Unpin").click();
+    await button("Pin").waitFor();
+    const after = await stored();
+    expect(after?.pinned).toBeUndefined();
+    expect(after?.snoozedUntil).toBeUndefined();
+    // Every search of this suite ran with track: false: nothing counts as surfaced.
+    const usage = await server!.memory.usage({ namespace: "a", limit: 1000 });
+    expect(usage.entries.filter((entry) => entry.stats.surfaced > 0)).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 

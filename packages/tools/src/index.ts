@@ -44,3 +44,11 @@ export {
   type MemoryToolSpecOptions,
   memoryToolSpec,
 } from "./tool-specs.js";
+export {
+  feedbackInput,
+  pinInput,
+  snoozeForInput,
+  snoozeForMs,
+  snoozeInput,
+  usageInput,
+} from "./usage-inputs.js";

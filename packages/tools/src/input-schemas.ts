@@ -98,6 +98,10 @@ export const recallInput = {
     .number()
     .optional()
     .describe("Drop results whose relevance (0..1) is below this; default 0.3, 0 keeps all."),
+  includeSnoozed: z
+    .boolean()
+    .optional()
+    .describe("Also return memories snoozed for now (memory_snooze); default false."),
 };
 
 /** A collection's name (also the category of its entries). */

@@ -9,7 +9,10 @@ export function recallTool(memory: Memory, scope: NamespaceScope) {
   return defineMemoryTool({
     ...memoryToolSpec("memory_recall"),
     inputSchema: withNamespace(recallInput, scope),
-    async run(input, { signal }): Promise<{ text: string; data: { results: CompactEntry[] } }> {
+    async run(
+      input,
+      { signal },
+    ): Promise<{ text: string; data: { results: CompactEntry[]; recallId?: string } }> {
       const { query, namespace: requested, ...rest } = input;
       const namespace = scope.resolve(requested);
       const found = await memory.recall(
@@ -21,7 +24,12 @@ export function recallTool(memory: Memory, scope: NamespaceScope) {
         results.length === 0
           ? "No matching memories."
           : results.map((entry, index) => `${index + 1}. ${entryLine(entry)}`).join("\n");
-      return { text, data: { results } };
+      // The recallId lets the host tell memory which results were used (Memory.feedback); it is
+      // absent when the backend does not track usage or tracking is off.
+      return {
+        text,
+        data: { results, ...(found.recallId === undefined ? {} : { recallId: found.recallId }) },
+      };
     },
   });
 }

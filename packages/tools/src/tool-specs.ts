@@ -23,6 +23,10 @@ export const ALL_MEMORY_TOOL_NAMES = [
   "memory_entities",
   "memory_entity",
   "memory_kg",
+  "memory_feedback",
+  "memory_pin",
+  "memory_snooze",
+  "memory_usage",
 ] as const;
 
 export type AnyMemoryToolName = (typeof ALL_MEMORY_TOOL_NAMES)[number];
@@ -177,6 +181,34 @@ const SPECS: { readonly [Name in AnyMemoryToolName]: MemoryToolSpec<Name> } = {
     title: "Facts about a person or thing, at a time",
     description:
       'List the knowledge-graph facts about one entity (a person, place, organisation or thing; "user" for the user) as subject-predicate-object triples (lives_in, works_at, works_as, spouse, friend, likes, owns...), each with the time it became true and, when a newer value replaced it, the time it stopped. Without asOf: what holds now; with asOf (a date or an RFC 3339 time): what held then, e.g. "where did the user live in March 2025?". The triples come from what the user said (remember, mine --synthesize).',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  memory_feedback: {
+    name: "memory_feedback",
+    title: "Say which recalled memories you used",
+    description:
+      "Tell memory which results of a memory_recall (or memory_context) you actually used to answer, by the recallId it returned and the keys of those results; optionally the keys you read and did not use. Call it once after answering: memories that are used rise over time, and ones that keep surfacing without being used become snooze candidates. Only keys that recall returned count.",
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
+  memory_pin: {
+    name: "memory_pin",
+    title: "Pin or unpin a memory",
+    description:
+      "Pin a memory that must always count (pinned: true, the default): it is always eligible for the memory context, ranks a little higher in recall, and is never pruned or merged away. pinned: false unpins it. Pin only what the user says is essential; returns the memory with its marks.",
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
+  memory_snooze: {
+    name: "memory_snooze",
+    title: "Snooze or wake a memory",
+    description:
+      'Hide a memory that is noise for now from recall and the memory context until a time (until: a date or RFC 3339) or for a while (for: "7d", "12h", or milliseconds); nothing is deleted and it comes back by itself. unsnooze: true brings it back now. Returns the memory with its marks.',
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  },
+  memory_usage: {
+    name: "memory_usage",
+    title: "How memories have been used",
+    description:
+      "List the memories recall surfaced, most used first, with how often each was surfaced, used and ignored, on how many days and for how many queries, and whether it is pinned or snoozed. candidates: true adds pin candidates (used often, on many days) and snooze candidates (surfaced often, almost never used) to suggest to the user.",
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };

@@ -87,6 +87,19 @@ export function parseTime(value: string, now = Date.now()): string {
   }
 }
 
+/**
+ * `memory snooze --for 7d`: a length ahead of now (a whole number and a unit: s, m, h, d, w),
+ * in milliseconds; the library refuses a length that reaches past its time range.
+ */
+export function parseSnoozeFor(value: string): number {
+  const match = /^(\d{1,6})([smhdw])$/.exec(value.trim());
+  if (!match || Number(match[1]) === 0)
+    throw new InvalidArgumentError(
+      "expected a length: a whole number of at least 1 and a unit, s, m, h, d or w (90s, 30m, 12h, 7d, 2w).",
+    );
+  return Number(match[1]) * UNIT_MS[match[2]!]!;
+}
+
 /** Accepts only the given words (`--mode`, `--format`). */
 export function oneOf<T extends string>(allowed: readonly T[]): (value: string) => T {
   return (value) => {

@@ -15,6 +15,9 @@ export interface RecallCommandOptions extends FilterOptions {
   /** false with --no-collections. */
   collections: boolean;
   collection?: string[];
+  includeSnoozed?: boolean;
+  /** false with --no-track. */
+  track: boolean;
 }
 
 // RRF and keyword-only scores can be tiny (1e-6); fixed digits would print them all as 0.
@@ -43,6 +46,12 @@ export function explainLine(explain: RecallExplain, style: Style): string {
   ];
   if (explain.intent !== undefined) parts.push(`intent x${fixed(explain.intent, 3)}`);
   if (explain.context !== undefined) parts.push(`context +${fixed(explain.context, 4)}`);
+  const usage = explain.usage;
+  if (usage?.pinned)
+    parts.push(`pinned${usage.boost === undefined ? "" : ` +${fixed(usage.boost, 3)}`}`);
+  else if (usage?.boost !== undefined) parts.push(`usage ${fixed(usage.boost, 3)}`);
+  if (usage?.halfLifeFactor !== undefined)
+    parts.push(`half-life x${fixed(usage.halfLifeFactor, 2)} (used)`);
   if (explain.importance !== undefined) parts.push(`importance ${explain.importance}`);
   const how = [
     explain.source,
@@ -91,12 +100,24 @@ function humanResults(results: MemoryEntry[], explain: boolean, style: Style): s
 
 /** `memory recall <query>`: the configured pipeline (hybrid by default), with `--explain`. */
 const recall: CommandHandler<RecallCommandOptions> = async (context, args, options) => {
-  const { limit, mode, minScore, explain, collections, collection, ...filters } = options;
+  const {
+    limit,
+    mode,
+    minScore,
+    explain,
+    collections,
+    collection,
+    includeSnoozed,
+    track,
+    ...filters
+  } = options;
   const [words = []] = args as [string[] | undefined];
   const query = words.join(" ");
   const recallOptions: RecallOptions = { ...entryFilter(filters), limit };
   if (mode !== undefined) recallOptions.mode = mode;
   if (minScore !== undefined) recallOptions.minScore = minScore;
+  if (includeSnoozed) recallOptions.includeSnoozed = true;
+  if (!track) recallOptions.track = false;
   if (!collections) recallOptions.collections = false;
   else if (collection) recallOptions.collections = collection;
   const { memory } = await context.open("configured");
@@ -110,8 +131,25 @@ const recall: CommandHandler<RecallCommandOptions> = async (context, args, optio
   const results = await memory.recall(query, recallOptions);
   const degraded = results.find((entry) => entry.explain?.degraded)?.explain?.degraded;
   if (degraded) context.output.note(`note: recall was keyword-only: ${degraded}`);
-  context.output.result({ query, count: results.length, results }, () =>
-    humanResults(results, explain === true, context.output.style),
+  // The recallId is what `memory feedback` takes; absent when the recall was not tracked.
+  const { recallId } = results;
+  context.output.result(
+    {
+      query,
+      count: results.length,
+      ...(recallId === undefined ? {} : { recallId }),
+      results: [...results],
+    },
+    () => [
+      ...humanResults(results, explain === true, context.output.style),
+      ...(recallId === undefined
+        ? []
+        : [
+            context.output.style.dim(
+              `recall id ${recallId} (memory feedback ${recallId} --used <keys>)`,
+            ),
+          ]),
+    ],
   );
 };
 

@@ -25,6 +25,9 @@ export interface RecallInput {
   mode?: SearchMode | undefined;
   minScore?: number | undefined;
   includeSuperseded?: boolean | undefined;
+  includeSnoozed?: boolean | undefined;
+  /** false: no usage events and no recallId (a person browsing, not an agent). */
+  track?: boolean | undefined;
   withEmbeddings?: boolean | undefined;
   collections?: boolean | string[] | undefined;
   /** `"full"`: `recallWithTrace` returns the trace too. */
@@ -33,18 +36,27 @@ export interface RecallInput {
   key?: string | undefined;
 }
 
-/** The best entries for a query, best first, each with score and explain. */
+export interface RecalledEntries {
+  results: MemoryEntry[];
+  /** For `feedback`; absent when the recall was not tracked (docs/usage.md). */
+  recallId?: string;
+}
+
+/** The best entries for a query, best first, each with score and explain, and the recallId. */
 export async function recallEntries(
   input: RecallInput,
   { memory, access, signal }: OperationScope,
-): Promise<MemoryEntry[]> {
+): Promise<RecalledEntries> {
   const { query, namespace: requested, explain: _explain, key: _key, ...options } = input;
   const namespace = resolveNamespace(access, requested);
-  const results = await memory.recall(
+  const found = await memory.recall(
     query,
     defined({ ...options, limit: options.limit ?? RECALL_DEFAULT_LIMIT, namespace, signal }),
   );
-  return withoutEmbeddings(results, options.withEmbeddings);
+  // Read before mapping: the recallId rides on the array, which withoutEmbeddings replaces.
+  const { recallId } = found;
+  const results = withoutEmbeddings(found, options.withEmbeddings);
+  return recallId === undefined ? { results } : { results, recallId };
 }
 
 /**
@@ -55,15 +67,17 @@ export async function recallEntries(
 export async function recallWithTrace(
   input: RecallInput,
   scope: OperationScope,
-): Promise<{ results: MemoryEntry[]; trace?: RecallTrace }> {
+): Promise<RecalledEntries & { trace?: RecallTrace }> {
   if (input.explain !== "full") {
     if (input.key !== undefined)
       throw new InvalidInputError(
         'key explains one entry of a traced recall: add explain: "full" (or leave key out).',
       );
-    return { results: await recallEntries(input, scope) };
+    return recallEntries(input, scope);
   }
-  const { query, namespace: requested, explain: _explain, ...options } = input;
+  // A traced recall is a look at the ranking, not a use of memory: it records nothing and
+  // answers no recallId.
+  const { query, namespace: requested, explain: _explain, track: _track, ...options } = input;
   const namespace = resolveNamespace(scope.access, requested);
   const trace = await scope.memory.explainRecall(
     query,
@@ -71,6 +85,7 @@ export async function recallWithTrace(
       ...options,
       limit: options.limit ?? RECALL_DEFAULT_LIMIT,
       namespace,
+      track: false,
       signal: scope.signal,
     }),
   );
@@ -87,6 +102,8 @@ export interface ContextInput {
   coreLimit?: number | undefined;
   includeConversation?: boolean | undefined;
   maxChars?: number | undefined;
+  /** false: the entries shown are not recorded and there is no recallId. */
+  track?: boolean | undefined;
   /** `"full"`: the response has `trace`, why each entry is or is not in the block. */
   explain?: "full" | undefined;
 }
@@ -96,6 +113,8 @@ export interface BuiltContext {
   context: string;
   entries: MemoryEntry[];
   truncated: boolean;
+  /** For `feedback`, when the context recorded what it showed (docs/usage.md). */
+  recallId?: string;
   trace?: MemoryContextTrace;
 }
 
@@ -112,14 +131,18 @@ export async function buildContext(
     defined({
       ...scope.contextDefaults,
       ...defined(options),
+      // A traced context is a look at the choice, not a use of memory (as a traced recall).
+      ...(options.explain === "full" ? { track: false } : {}),
       namespace,
       signal: scope.signal,
     }),
   );
+  const { recallId } = built;
   return {
     context: built.text,
     entries: withoutEmbeddings(built.entries),
     truncated: built.truncated,
+    ...(recallId === undefined ? {} : { recallId }),
     ...(built.trace ? { trace: withoutTraceEmbeddings(built.trace) } : {}),
   };
 }

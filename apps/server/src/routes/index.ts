@@ -12,6 +12,7 @@ import { relationRoutes } from "./relation-routes.js";
 import { repairRoutes } from "./repair-routes.js";
 import { transferRoutes } from "./transfer-routes.js";
 import { turnRoutes } from "./turn-routes.js";
+import { usageRoutes } from "./usage-routes.js";
 
 /**
  * Every route of the HTTP API, one file per resource. Each handler validates nothing itself
@@ -26,6 +27,7 @@ export const routes: RouteSpec[] = [
   ...knowledgeGraphRoutes,
   ...namespaceRoutes,
   ...recallRoutes,
+  ...usageRoutes,
   ...transferRoutes,
   ...turnRoutes,
   ...jobRoutes,

@@ -2,6 +2,7 @@ import type { MemoryEntry, RecallExplain } from "@memory/api";
 import { z } from "zod";
 import { category, named, timestamp } from "./fields.js";
 import { EntryRelationSchema } from "./relations.js";
+import { UsageRecordExportSchema } from "./usage-stats.js";
 
 export const RecallExplainSchema = named(
   "RecallExplain",
@@ -61,6 +62,16 @@ export const RecallExplainSchema = named(
         .optional()
         .describe(
           "Keys of the entries this one contradicts (its contradicts relations); it ranks above those returned with it.",
+        ),
+      usage: z
+        .object({
+          pinned: z.boolean().optional(),
+          boost: z.number().optional(),
+          halfLifeFactor: z.number().optional(),
+        })
+        .optional()
+        .describe(
+          "What usage did to the ranking (docs/usage.md): a pin's boost, a demotion (negative), a stretched half-life; absent when nothing.",
         ),
     })
     .describe("The parts of a recall score."),
@@ -191,6 +202,18 @@ export const MemoryEntrySchema = named(
       .array(EntryRelationSchema)
       .optional()
       .describe("Export only: the entry's outgoing relations (export format 2)."),
+    pinned: z
+      .boolean()
+      .optional()
+      .describe(
+        "Pinned by a person: always eligible for the context, boosted in ranking, never pruned; absent when not pinned.",
+      ),
+    snoozedUntil: timestamp
+      .optional()
+      .describe("Snoozed: left out of recall and the context until this instant."),
+    usage: UsageRecordExportSchema.optional().describe(
+      "Export only, on backends that track usage: the entry's usage statistics.",
+    ),
     createdAt: timestamp,
     updatedAt: timestamp,
     score: z.number().optional().describe("Recall only."),

@@ -85,6 +85,16 @@ export const RecallRequestSchema = named(
       mode: z.enum(["hybrid", "bm25", "embedding"]).optional(),
       minScore: z.number().optional(),
       includeSuperseded: z.boolean().optional(),
+      includeSnoozed: z
+        .boolean()
+        .optional()
+        .describe("Also return entries snoozed now (docs/usage.md); default false."),
+      track: z
+        .boolean()
+        .optional()
+        .describe(
+          "Record the results as surfaced and answer a recallId for POST /v1/feedback; default usage_tracking (true). A recall made for a person (the inspector) says false.",
+        ),
       withEmbeddings: z.boolean().optional(),
       collections: collectionsInput.describe(
         "Collections searched with memory: true or absent, every one; false, memory only; a list, those.",
@@ -167,6 +177,12 @@ export const ContextRequestSchema = named(
           "Include what the user said (autosaved turns; never questions or filler); default true.",
         ),
       maxChars: z.number().int().min(50).max(100_000).optional().describe("Default 2000."),
+      track: z
+        .boolean()
+        .optional()
+        .describe(
+          'Record the entries shown as surfaced and answer a recallId for POST /v1/feedback; default true (never with explain "full").',
+        ),
       explain: explainField,
     })
     .strict(),

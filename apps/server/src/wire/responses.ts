@@ -60,6 +60,12 @@ export const RecallResponseSchema = named(
   "RecallResponse",
   z.object({
     results: z.array(MemoryEntrySchema).describe("Best first, each with score and explain."),
+    recallId: z
+      .string()
+      .optional()
+      .describe(
+        "Give it to POST /v1/feedback with the keys the agent used; absent when the recall was not tracked (track false, usage_tracking off, or a backend without usage).",
+      ),
     trace: RecallTraceSchema.optional().describe('With explain "full".'),
   }),
 );
@@ -119,6 +125,12 @@ export const ContextResponseSchema = named(
     context: z.string().describe('The "[Memory context]" block, or "" when nothing was found.'),
     entries: z.array(MemoryEntrySchema),
     truncated: z.boolean(),
+    recallId: z
+      .string()
+      .optional()
+      .describe(
+        "Give it to POST /v1/feedback with the keys the agent used; absent when the context was not tracked.",
+      ),
     trace: ContextTraceSchema.optional().describe('With explain "full".'),
   }),
 );

@@ -2,6 +2,7 @@ import { type ChainResponse, type Entry, request } from "./api.js";
 import { showError, showStatus, type ViewContext } from "./app.js";
 import { entryHref, formatTime, h, preview } from "./dom.js";
 import { conflictSection, historySection, supersessionSection } from "./views-decision.js";
+import { marksActions } from "./views-marks.js";
 import { relationsSection } from "./views-relations.js";
 
 export async function entryView({ root, rest }: ViewContext): Promise<void> {
@@ -25,12 +26,23 @@ function drawEntry(view: HTMLElement, entry: Entry): void {
     ["Created", formatTime(entry.createdAt)],
     ["Updated", formatTime(entry.updatedAt)],
     ["Superseded by", entry.supersededBy],
+    ["Pinned", entry.pinned ? "yes: always eligible for the context, never pruned" : "no"],
+    [
+      "Snoozed until",
+      entry.snoozedUntil === undefined ? undefined : formatTime(entry.snoozedUntil),
+    ],
     ["Id", entry.id],
   ];
   const content = h("pre", { class: "content" }, entry.content);
   const edit = h("button", { type: "button" }, "Edit");
   const forget = h("button", { type: "button", class: "danger" }, "Forget");
-  const actions = h("div", { class: "row" }, edit, forget);
+  const actions = h(
+    "div",
+    { class: "row" },
+    edit,
+    ...marksActions(entry, (marked) => drawEntry(view, marked)),
+    forget,
+  );
   const chain = h(
     "section",
     { "aria-labelledby": "chain-title" },

@@ -17,6 +17,21 @@ function part(name: string, text: string, value?: number): HTMLElement[] {
   return [h("dt", {}, name), h("dd", {}, meter(value, name), h("span", {}, text))];
 }
 
+/** What pins and use did to the ranking (docs/usage.md), as the fused part's adjustments. */
+function usageAdjustments(usage: Explain["usage"]): string[] {
+  if (!usage) return [];
+  return [
+    usage.pinned
+      ? `pinned${usage.boost !== undefined ? ` + ${formatNumber(usage.boost)}` : ""}`
+      : usage.boost !== undefined
+        ? `usage ${usage.boost >= 0 ? "+" : "−"} ${formatNumber(Math.abs(usage.boost))}`
+        : "",
+    usage.halfLifeFactor !== undefined
+      ? `half-life × ${formatNumber(usage.halfLifeFactor, 2)} for being used`
+      : "",
+  ];
+}
+
 /** Every part of the score as labelled text, so a person sees why a result ranked where it did. */
 function whyItRanked(explain: Explain | undefined, score: number | undefined, threshold: string) {
   if (!explain) return h("section", { "aria-label": "Why it ranked" }, "No explain returned.");
@@ -35,6 +50,7 @@ function whyItRanked(explain: Explain | undefined, score: number | undefined, th
   const adjustments = [
     explain.intent !== undefined ? `intent × ${formatNumber(explain.intent)}` : "",
     explain.context !== undefined ? `context + ${formatNumber(explain.context)}` : "",
+    ...usageAdjustments(explain.usage),
   ].filter((text) => text !== "");
   const fused = `${formatNumber(explain.fused)} (${[
     explain.source,
@@ -103,6 +119,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
   });
   const superseded = h("input", { id: "search-superseded", type: "checkbox" });
   const whyNot = h("input", { id: "search-why-not", type: "checkbox" });
+  const snoozed = h("input", { id: "search-snoozed", type: "checkbox" });
   const form = h(
     "form",
     { class: "filters", role: "search" },
@@ -111,6 +128,7 @@ export function searchView({ root, namespace, params }: ViewContext): void {
     h("div", { class: "field" }, h("label", { for: "limit" }, "Limit"), limit),
     h("div", { class: "field" }, h("label", { for: "min-score" }, "Minimum score"), minScore),
     h("label", { for: "search-superseded", class: "check" }, superseded, " Include superseded"),
+    h("label", { for: "search-snoozed", class: "check" }, snoozed, " Include snoozed"),
     h("label", { for: "search-why-not", class: "check" }, whyNot, " Why not?"),
     h("button", { type: "submit" }, "Search"),
   );
@@ -129,6 +147,10 @@ export function searchView({ root, namespace, params }: ViewContext): void {
       limit: Number(limit.value) || 10,
       ...(minScore.value === "" ? {} : { minScore: Number(minScore.value) }),
       ...(superseded.checked ? { includeSuperseded: true } : {}),
+      ...(snoozed.checked ? { includeSnoozed: true } : {}),
+      // A person browsing is not an agent using memory: nothing is recorded as surfaced, so the
+      // inspector never skews the usage statistics (docs/usage.md).
+      track: false,
       // The trace: every candidate the recall dropped, and why.
       ...(whyNot.checked ? { explain: "full" } : {}),
     };
@@ -152,6 +174,8 @@ export function searchView({ root, namespace, params }: ViewContext): void {
                 {},
                 h("a", { href: entryHref(entry.namespace, entry.key), class: "key" }, entry.key),
                 h("span", { class: "tag" }, ` ${entry.category}`),
+                ...(entry.pinned ? [h("span", { class: "tag" }, " pinned")] : []),
+                ...(entry.snoozedUntil ? [h("span", { class: "tag" }, " snoozed")] : []),
                 ` score ${formatNumber(entry.score)}`,
               ),
               sourceLine(entry),

@@ -34,6 +34,14 @@ import { serveCommand } from "./serve.js";
 import { snapshotCommand } from "./snapshot.js";
 import { storeCommand } from "./store.js";
 import { historyCommand, supersedeCommand, unsupersedeCommand } from "./supersede.js";
+import {
+  feedbackCommand,
+  pinCommand,
+  snoozeCommand,
+  unpinCommand,
+  unsnoozeCommand,
+  usageCommand,
+} from "./usage.js";
 import { workerCommand } from "./worker.js";
 
 /** Every command of `memory`, in the order `memory --help` lists them; one file each. */
@@ -56,6 +64,12 @@ export const COMMANDS: readonly CommandRegistration[] = [
   entitiesCommand,
   entityCommand,
   kgCommand,
+  feedbackCommand,
+  pinCommand,
+  unpinCommand,
+  snoozeCommand,
+  unsnoozeCommand,
+  usageCommand,
   purgeCommand,
   countCommand,
   exportCommand,

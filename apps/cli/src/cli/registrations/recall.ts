@@ -16,6 +16,11 @@ export const recallCommand = defineCommand((parent, action) => {
       )
       .option("--min-score <0..1>", "drop results scoring below this", parseUnitInterval)
       .option("--include-superseded", "include entries replaced by newer ones")
+      .option("--include-snoozed", "include entries snoozed for now (`memory snooze`)")
+      .option(
+        "--no-track",
+        "record nothing about this recall and print no recall id (usage_tracking otherwise)",
+      )
       .option("--no-collections", "search memory only, not the collections of notes")
       .option(
         "--collection <names...>",

@@ -9,6 +9,8 @@ export function entryHeadline(entry: MemoryEntry, style: Style): string {
   if (entry.sessionId !== undefined) facts.push(`session ${entry.sessionId}`);
   if (entry.importance !== undefined) facts.push(`importance ${entry.importance}`);
   if (entry.supersededBy !== undefined) facts.push(`superseded by ${entry.supersededBy}`);
+  if (entry.pinned) facts.push("pinned");
+  if (entry.snoozedUntil !== undefined) facts.push(`snoozed until ${entry.snoozedUntil}`);
   return `${style.bold(entry.key)} ${style.dim(`[${facts.join(", ")}]`)}`;
 }
 

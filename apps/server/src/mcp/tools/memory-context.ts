@@ -19,12 +19,20 @@ export const memoryContext = defineTool({
       .array(EntryMetadataSchema)
       .describe("The memories in the block, in block order (their text is in the block)."),
     truncated: z.boolean().describe("True when entries or characters were dropped to fit."),
+    recallId: z
+      .string()
+      .optional()
+      .describe("For memory_feedback: which of these memories you used (absent when not tracked)."),
     trace: ContextTraceSchema.optional().describe('With explain "full": why, and why not.'),
   }),
   async run(input, scope) {
     // memory.toml's auto_recall* under what the call gives, as POST /v1/context.
     const built = await buildContext(input, scope);
-    const text = built.context === "" ? "No relevant memories." : built.context;
+    const tracked =
+      built.recallId === undefined || built.context === ""
+        ? ""
+        : `\n(recallId ${built.recallId}: after answering, memory_feedback with it and the keys you used.)`;
+    const text = built.context === "" ? "No relevant memories." : `${built.context}${tracked}`;
     const why = built.trace ? whyNotText(built.trace.candidates, undefined) : "";
     return toolResult(`${text}${why}`, {
       // Also here, for a client that reads only the structured part: the block is small
@@ -40,6 +48,7 @@ export const memoryContext = defineTool({
         ),
       ),
       truncated: built.truncated,
+      ...(built.recallId === undefined ? {} : { recallId: built.recallId }),
       ...(built.trace ? { trace: built.trace } : {}),
     });
   },
