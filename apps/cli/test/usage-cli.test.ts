@@ -88,6 +88,17 @@ describe("memory feedback, pin, unpin, snooze, unsnooze, usage (SQLite)", () => 
     const noneUsed = await ws.run(["feedback", recallId!, "--used", ""]);
     expect(noneUsed.code, noneUsed.stderr).toBe(0);
     expect(noneUsed.stdout).toContain("used none; ignored none");
+    const both = await ws.run(["feedback", recallId!, "--used", "editor", "--reply", "Neovim"]);
+    expect(both.code).toBe(2);
+  });
+
+  it("feedback --reply infers what was used from the reply's words", async () => {
+    const { recallId } = json<Recalled>(
+      await ws.run(["recall", "the user", "--min-score", "0", "--json"]),
+    );
+    const fed = await ws.run(["feedback", recallId!, "--reply", "You drink green tea, I recall."]);
+    expect(fed.code, fed.stderr).toBe(0);
+    expect(fed.stdout).toContain(`recorded feedback on ${recallId}: used tea; ignored editor`);
   });
 
   it("pins and unpins; get shows the mark", async () => {

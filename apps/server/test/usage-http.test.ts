@@ -68,6 +68,25 @@ describe("HTTP: recallId and POST /v1/feedback", () => {
     expect(editor.stats).toMatchObject({ surfaced: 1, used: 1 });
   });
 
+  it("feedback with the reply instead of keys: the results it quotes count as used", async () => {
+    const server = await startTestServer();
+    await seed(server);
+    const recalled = await server.call("POST", "/v1/recall", {
+      body: { query: "the user", minScore: 0, limit: 10 },
+    });
+    expect(keysOf(recalled.body)).toContain("editor");
+    const fed = await server.call("POST", "/v1/feedback", {
+      body: { recallId: recalled.body.recallId, reply: "You edit your code in Neovim." },
+    });
+    expect(fed.status, JSON.stringify(fed.body)).toBe(200);
+    expect(fed.body.used).toEqual(["editor"]);
+    const both = await server.call("POST", "/v1/feedback", {
+      body: { recallId: recalled.body.recallId, reply: "Neovim", used: ["editor"] },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toMatch(/either used .* or reply/);
+  });
+
   it("answers 404 for an unknown recallId and 400 for a key that was not a result", async () => {
     const server = await startTestServer();
     await seed(server);

@@ -16,12 +16,22 @@ export const feedbackInput = {
     .min(1)
     .max(200)
     .describe("The recallId that memory_recall (or memory_context) returned with its results."),
-  used: keyList.describe(
-    "Keys of the results you actually used to answer (each must be a result of that recall).",
-  ),
+  used: keyList
+    .optional()
+    .describe(
+      "Keys of the results you actually used to answer (each must be a result of that recall); or give reply instead.",
+    ),
   ignored: keyList
     .optional()
     .describe("Keys of results you read and did not use; leave it out when unsure."),
+  reply: z
+    .string()
+    .min(1)
+    .max(200_000)
+    .optional()
+    .describe(
+      "Instead of used/ignored: your reply text; a result counts as used when the reply quotes its distinctive words.",
+    ),
 };
 
 const keyInput = z.string().min(1).describe("The exact key of the memory.");

@@ -17,12 +17,17 @@ import { type OperationScope, withoutEmbeddings } from "./operation-scope.js";
 
 export interface FeedbackRequest {
   recallId: string;
-  used: string[];
+  used?: string[] | undefined;
   ignored?: string[] | undefined;
+  /** Instead of used/ignored: the reply, from which the library infers them. */
+  reply?: string | undefined;
   namespace?: string | undefined;
 }
 
-/** Records which results of a recall the agent used (and ignored), in the caller's namespace. */
+/**
+ * Records which results of a recall the agent used (and ignored), in the caller's namespace:
+ * given as keys, or inferred from the reply's words (`feedbackFromReply`).
+ */
 export async function recordFeedback(
   input: FeedbackRequest,
   { memory, access }: OperationScope,
@@ -30,7 +35,17 @@ export async function recordFeedback(
   // The recall's events are looked up in this namespace only: a token for "a" cannot feed back
   // on a recall made in "b", even knowing its recallId.
   const namespace = resolveNamespace(access, input.namespace);
-  return memory.feedback(defined({ ...input, namespace }));
+  const { reply, used, ignored, recallId } = input;
+  if ((reply === undefined) === (used === undefined))
+    throw new InvalidInputError(
+      "feedback needs either used (the keys you used, [] for none) or reply (your reply text, to infer them from), not both.",
+    );
+  if (reply !== undefined) {
+    if (ignored !== undefined)
+      throw new InvalidInputError("ignored goes with used; with reply, both are inferred.");
+    return memory.feedbackFromReply(recallId, reply, { namespace });
+  }
+  return memory.feedback(defined({ recallId, used: used ?? [], ignored, namespace }));
 }
 
 export interface PinRequest {

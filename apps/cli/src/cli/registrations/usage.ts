@@ -7,12 +7,12 @@ export const feedbackCommand = defineCommand((parent, action) => {
   parent
     .command("feedback <recallId>")
     .description(
-      "record which results of a recall (its recallId, printed by `memory recall`) were used, and which were ignored (exit code 3 for an unknown recallId, 2 for a key that was not a result)",
+      "record which results of a recall (its recallId, printed by `memory recall`) were used, and which were ignored, given as keys (--used) or inferred from the reply (--reply) (exit code 3 for an unknown recallId, 2 for a key that was not a result)",
     )
-    .requiredOption(
-      "--used <keys>",
-      "keys that were used, comma-separated (repeatable)",
-      collectList,
+    .option("--used <keys>", "keys that were used, comma-separated (repeatable)", collectList)
+    .option(
+      "--reply <text>",
+      "instead of --used: the assistant's reply; a result counts as used when the reply quotes its distinctive words",
     )
     .option("--ignored <keys>", "keys that were read and not used, comma-separated", collectList)
     .option("-n, --namespace <name>", "namespace the recall ran in (default: default)")
