@@ -287,3 +287,44 @@ describe("memory migrate", () => {
     }
   });
 });
+
+describe("memory migrate and usage", () => {
+  let ws: Workspace;
+  beforeAll(() => {
+    ws = new Workspace();
+    ws.writeConfig(
+      "to.toml",
+      '[memory]\nembedding_provider = "noop"\n\n[sqlite]\npath = "copy/brain.db"\n',
+    );
+  });
+  afterAll(() => ws.remove());
+
+  it("carries pins, snoozes and usage statistics to the other store", async () => {
+    await ws.run(["store", "The user edits code in Neovim", "--key", "editor"]);
+    await ws.run(["store", "The user drinks green tea", "--key", "tea"]);
+    expect((await ws.run(["pin", "editor"])).code).toBe(0);
+    expect((await ws.run(["snooze", "tea", "--for", "7d"])).code).toBe(0);
+    const { recallId } = json<{ recallId: string }>(
+      await ws.run(["recall", "Neovim", "--min-score", "0", "--json"]),
+    );
+    expect((await ws.run(["feedback", recallId, "--used", "editor"])).code).toBe(0);
+    const migrated = await ws.run([
+      "migrate",
+      "--from",
+      "memory.toml",
+      "--to",
+      "to.toml",
+      "--json",
+    ]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    const copy = (args: string[]) => ws.run(["--config", "to.toml", ...args]);
+    expect(json<{ pinned?: boolean }>(await copy(["get", "editor", "--json"])).pinned).toBe(true);
+    expect(
+      json<{ snoozedUntil?: string }>(await copy(["get", "tea", "--json"])).snoozedUntil,
+    ).toEqual(expect.any(String));
+    const report = json<{ entries: { key: string; stats: { used: number } }[] }>(
+      await copy(["usage", "--json"]),
+    );
+    expect(report.entries.find((entry) => entry.key === "editor")?.stats.used).toBe(1);
+  });
+});
