@@ -68,7 +68,11 @@ export function reference(dir: string, set: BenchSet): Promise<Running> {
   );
 }
 
-/** Our server on `dir` with `workers` workers; `nodeOptions` (e.g. `--cpu-prof`) go to node. */
+/**
+ * Our server on `dir` with `workers` workers; `nodeOptions` (e.g. `--cpu-prof`) go to node.
+ * `BENCH_USAGE_TRACKING=false` turns recall ids and usage events off (`usage_tracking`), to
+ * measure what recording them costs.
+ */
 export function ours(
   dir: string,
   workers: number,
@@ -78,7 +82,7 @@ export function ours(
   const config = path.join(dir, `memory-${embedder}.toml`);
   writeFileSync(
     config,
-    `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\n\n[server]\nmax_import_bytes = 1073741824\n`,
+    `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\nusage_tracking = ${process.env.BENCH_USAGE_TRACKING === "false" ? "false" : "true"}\n\n[server]\nmax_import_bytes = 1073741824\n`,
   );
   const args = [path.join(root, "dist/main.mjs"), "--config", config, "--port", "0"];
   return launch(
