@@ -113,6 +113,15 @@ describe("memory hook: Claude Code's payloads on a working store", () => {
         entry.content.startsWith("The deploy job never sets DATABASE_URL"),
       ),
     ).toBe(true);
+    // The reply was feedback on the session's last context (its recall id, kept by the prompt
+    // hook): it quotes nothing of the tooling entry, so that counts as ignored.
+    const usage = json<{ entries: { key: string; stats: { used: number; ignored: number } }[] }>(
+      await ws.run(["usage", "--json", "--limit", "10"]),
+    );
+    expect(usage.entries.find((entry) => entry.key === "tooling")?.stats).toMatchObject({
+      used: 0,
+      ignored: 1,
+    });
   });
 
   it("codex-notify autosaves the turn of an agent-turn-complete notification", async () => {

@@ -7,6 +7,7 @@ import {
   remember,
 } from "@memory/lifecycle";
 import { readLastTurn, type TranscriptTurn } from "./claude-transcript.js";
+import { feedbackOnReply, rememberPromptRecall } from "./hook-feedback.js";
 import type { HookPayload } from "./hook-payload.js";
 
 /** Core memories printed at session start. */
@@ -30,6 +31,7 @@ export async function promptContext({ memory, config, payload, namespace }: Hook
     ...memoryContextOptionsFromConfig(config.memory),
     ...(namespace === undefined ? {} : { namespace }),
   });
+  await rememberPromptRecall(memory, payload.sessionId, context.recallId, namespace);
   return context.text;
 }
 
@@ -55,6 +57,7 @@ export async function saveLastTurn({ memory, config, payload, namespace }: HookW
   const turn = await readLastTurn(payload.transcriptPath);
   if (turn === undefined) return "";
   await saveTurn(memory, config, turn, payload.sessionId, namespace);
+  await feedbackOnReply(memory, payload.sessionId, turn.assistantReply);
   return "";
 }
 
