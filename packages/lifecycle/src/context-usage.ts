@@ -1,4 +1,5 @@
 import type { Memory, MemoryEntry } from "@memory/api";
+import type { MemoryContext, MemoryContextOptions } from "./memory-context.js";
 
 /**
  * Times an entry must have been shown, never used, before `usageDemotion` lowers it: the snooze
@@ -36,4 +37,29 @@ export async function demoteIgnored(
     const fused = entry.explain.fused * (1 - fraction);
     return { ...entry, explain: { ...entry.explain, fused } };
   });
+}
+
+/**
+ * The block with its `recallId`: its entries recorded as surfaced by the context (usage is
+ * advice: a failure to record it leaves the block without an id, never without its memories).
+ */
+export async function tracked(
+  memory: Memory,
+  built: MemoryContext,
+  query: string,
+  options: MemoryContextOptions,
+): Promise<MemoryContext> {
+  if (options.track === false || !memory.capabilities.usage || built.entries.length === 0)
+    return built;
+  try {
+    const recallId = await memory.trackRecall({
+      query,
+      keys: built.entries.map((entry) => entry.key),
+      source: "context",
+      ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    });
+    return { ...built, recallId };
+  } catch {
+    return built;
+  }
 }

@@ -24,7 +24,7 @@ import {
   ContextTraceCollector,
   type MemoryContextTrace,
 } from "./context-trace.js";
-import { demoteIgnored } from "./context-usage.js";
+import { demoteIgnored, tracked } from "./context-usage.js";
 import { questionAnswers } from "./question-answers.js";
 
 /** Options of {@link buildMemoryContext}. */
@@ -299,31 +299,6 @@ export async function buildMemoryContext(
   trace.overLimit(core, coreLimit, "core");
   trace.overBudget(candidates, built.entries, settings.maxChars);
   return { ...built, trace: trace.build(userMessage, traceSettings(settings), built.entries) };
-}
-
-/**
- * The block with its `recallId`: its entries recorded as surfaced by the context (usage is
- * advice: a failure to record it leaves the block without an id, never without its memories).
- */
-async function tracked(
-  memory: Memory,
-  built: MemoryContext,
-  query: string,
-  options: MemoryContextOptions,
-): Promise<MemoryContext> {
-  if (options.track === false || !memory.capabilities.usage || built.entries.length === 0)
-    return built;
-  try {
-    const recallId = await memory.trackRecall({
-      query,
-      keys: built.entries.map((entry) => entry.key),
-      source: "context",
-      ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
-    });
-    return { ...built, recallId };
-  } catch {
-    return built;
-  }
 }
 
 /**
