@@ -66,20 +66,7 @@ export async function upserts(
   );
 }
 
-/** A recall filter of one namespace, as the facade normalizes it. */
-export function recallFilter(
-  fields: Partial<NormalizedFilter> = {},
-): NormalizedFilter & { namespace: string } {
-  return {
-    namespace: "default",
-    sessionId: undefined,
-    categories: undefined,
-    since: undefined,
-    until: undefined,
-    includeSuperseded: false,
-    ...fields,
-  };
-}
+export { recallFilter } from "@memory/testkit";
 
 /** A usage event; `at` defaults to 2026-01-01. */
 export function usageEvent(

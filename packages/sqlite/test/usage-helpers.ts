@@ -73,20 +73,7 @@ export async function readOne(
   return (await driver.read([{ namespace, key }]))[0];
 }
 
-/** A recall filter of the default namespace, current entries only. */
-export function recallFilter(
-  extra: Partial<NormalizedFilter> = {},
-): NormalizedFilter & { namespace: string } {
-  return {
-    namespace: "default",
-    sessionId: undefined,
-    categories: undefined,
-    since: undefined,
-    until: undefined,
-    includeSuperseded: false,
-    ...extra,
-  };
-}
+export { recallFilter } from "@memory/testkit";
 
 /** One usage event; `at` defaults to the fixed clock. */
 export function usageEvent(

@@ -16,6 +16,7 @@ export {
   UnmetDeclarationError,
   undeclaredCapabilities,
 } from "./declarations.js";
+export { recallFilter } from "./driver-fixtures.js";
 export { gatedEmbedder } from "./gated-embedder.js";
 export { bulkDeleteGroup } from "./groups/bulk-delete.js";
 export { closeGroup } from "./groups/close.js";

@@ -116,11 +116,7 @@ export async function recordFeedback(
   if (typeof input !== "object" || input === null)
     throw new InvalidInputError("feedback needs { recallId, used, ignored? }.");
   const namespace = validateNamespace(input.namespace);
-  if (typeof input.recallId !== "string" || !RECALL_ID.test(input.recallId)) {
-    throw new InvalidInputError(
-      `recallId must be the recallId a recall or memory context returned, got ${JSON.stringify(input.recallId)}.`,
-    );
-  }
+  const recallId = validateRecallId(input.recallId);
   const used = validateKeys(input.used, "used");
   const ignored = validateKeys(input.ignored ?? [], "ignored");
   const both = used.filter((key) => ignored.includes(key));
@@ -128,14 +124,47 @@ export async function recordFeedback(
     throw new InvalidInputError(
       `A key cannot be both used and ignored: ${both.map((key) => JSON.stringify(key)).join(", ")}.`,
     );
-  const events = await recallEvents(context, usage, namespace, input.recallId);
-  const surfacedEvent = events.find((event) => event.kind === "surfaced")!;
-  const surfaced = new Set(events.filter((e) => e.kind === "surfaced").map((e) => e.key));
+  const events = await recallEvents(context, usage, namespace, recallId);
+  return appendFeedback(context, events, used, ignored);
+}
+
+/** `Memory.feedbackFromReply`: feedback inferred from the words the reply quotes. */
+export async function feedbackFromReply(
+  context: FacadeContext,
+  recallId: string,
+  reply: unknown,
+  options: KeyOptions,
+): Promise<FeedbackReport> {
+  const usage = usageOf(context);
+  const namespace = validateNamespace(options.namespace);
+  if (typeof reply !== "string")
+    throw new InvalidInputError(`reply must be the assistant's reply text, got ${typeof reply}.`);
+  const events = await recallEvents(context, usage, namespace, validateRecallId(recallId));
+  const keys = [...surfacedKeys(events)];
+  const entries = await context.driver.read(keys.map((key) => ({ namespace, key })));
+  const results = entries.filter((entry): entry is MemoryEntry => entry !== undefined);
+  const { used, ignored } = attributeReply(results, reply);
+  return appendFeedback(context, events, used, ignored);
+}
+
+/**
+ * Appends the feedback events of one recall (given its events): every key must be one of its
+ * results; a key an earlier feedback already credited is not counted again.
+ */
+async function appendFeedback(
+  context: FacadeContext,
+  events: readonly UsageEvent[],
+  used: string[],
+  ignored: string[],
+): Promise<FeedbackReport> {
+  const recalled = events.find((event) => event.kind === "surfaced")!;
+  const { recallId, namespace } = recalled;
+  const surfaced = surfacedKeys(events);
   const unknown = [...used, ...ignored].filter((key) => !surfaced.has(key));
   if (unknown.length > 0) {
-    const shown = [...surfaced].filter((key) => key !== "");
+    const shown = [...surfaced];
     throw new InvalidInputError(
-      `Not a result of recall ${input.recallId}: ${unknown.map((key) => JSON.stringify(key)).join(", ")}. Its results were ${shown.length > 0 ? shown.map((key) => JSON.stringify(key)).join(", ") : "none"}.`,
+      `Not a result of recall ${recallId}: ${unknown.map((key) => JSON.stringify(key)).join(", ")}. Its results were ${shown.length > 0 ? shown.map((key) => JSON.stringify(key)).join(", ") : "none"}.`,
     );
   }
   const credited = new Set(events.filter((e) => e.kind !== "surfaced").map((e) => e.key));
@@ -144,20 +173,25 @@ export async function recordFeedback(
     keys
       .filter((key) => !credited.has(key))
       .map((key): UsageEvent => {
-        const event: UsageEvent = {
-          recallId: input.recallId,
-          namespace,
-          key,
-          kind,
-          at,
-          source: surfacedEvent.source,
-        };
-        if (surfacedEvent.query !== undefined) event.query = surfacedEvent.query;
+        const event: UsageEvent = { recallId, namespace, key, kind, at, source: recalled.source };
+        if (recalled.query !== undefined) event.query = recalled.query;
         return event;
       });
   const appended = [...fresh(used, "used"), ...fresh(ignored, "ignored")];
   if (appended.length > 0) await context.usage?.write(appended);
-  return { recallId: input.recallId, used, ignored };
+  return { recallId, used, ignored };
+}
+
+function surfacedKeys(events: readonly UsageEvent[]): Set<string> {
+  return new Set(events.filter((event) => event.kind === "surfaced").map((event) => event.key));
+}
+
+function validateRecallId(recallId: unknown): string {
+  if (typeof recallId !== "string" || !RECALL_ID.test(recallId))
+    throw new InvalidInputError(
+      `recallId must be the recallId a recall or memory context returned, got ${JSON.stringify(recallId)}.`,
+    );
+  return recallId;
 }
 
 /** The events of one recall (its own first); NOT_FOUND when the id is unknown or pruned. */
@@ -175,29 +209,6 @@ async function recallEvents(
     );
   }
   return events;
-}
-
-/** `Memory.feedbackFromReply`: feedback inferred from the words the reply quotes. */
-export async function feedbackFromReply(
-  context: FacadeContext,
-  recallId: string,
-  reply: unknown,
-  options: KeyOptions,
-): Promise<FeedbackReport> {
-  const usage = usageOf(context);
-  const namespace = validateNamespace(options.namespace);
-  if (typeof reply !== "string")
-    throw new InvalidInputError(`reply must be the assistant's reply text, got ${typeof reply}.`);
-  if (typeof recallId !== "string" || !RECALL_ID.test(recallId))
-    throw new InvalidInputError(
-      `recallId must be the recallId a recall or memory context returned, got ${JSON.stringify(recallId)}.`,
-    );
-  const events = await recallEvents(context, usage, namespace, recallId);
-  const keys = [...new Set(events.filter((e) => e.kind === "surfaced").map((e) => e.key))];
-  const entries = await context.driver.read(keys.map((key) => ({ namespace, key })));
-  const results = entries.filter((entry): entry is MemoryEntry => entry !== undefined);
-  const { used, ignored } = attributeReply(results, reply);
-  return recordFeedback(context, { recallId, used, ignored, namespace });
 }
 
 /** `Memory.pruneUsage`: events past the retention go; the per-entry statistics stay. */
