@@ -1,4 +1,5 @@
-import type { NormalizedFilter } from "@memory/api";
+import type { Category, NormalizedFilter } from "@memory/api";
+import type { StatementCache } from "./statement-cache.js";
 
 /** A WHERE fragment over the alias `m` (memories) and its bound parameters. */
 export interface SqlFilter {
@@ -63,4 +64,30 @@ export function hasNarrowFilter(filter: NormalizedFilter): boolean {
     filter.since !== undefined ||
     filter.until !== undefined
   );
+}
+
+/**
+ * The filter without the excluded categories its namespace holds no entry of. A recall leaves
+ * the knowledge graph's `triple` and `entity` entries out by default (`recallExclusions` in
+ * @memory/core), and most namespaces have none: an exclusion that excludes nothing must not
+ * cost the stages their plans for an unnarrowed filter (`hasNarrowFilter`: FTS5's ranked ids
+ * first, the vector index rather than an exact scan). One seek of `memories_category` per
+ * excluded category, not cached, so an entry stored a moment ago counts at once.
+ */
+export function withoutAbsentExclusions<F extends NormalizedFilter>(
+  statements: StatementCache,
+  filter: F,
+): F {
+  const excluded = filter.excludeCategories;
+  if (filter.namespace === undefined || excluded === undefined || excluded.length === 0)
+    return filter;
+  const present = statements
+    .get(
+      `SELECT excluded.value FROM json_each(?) AS excluded WHERE EXISTS
+         (SELECT 1 FROM memories m WHERE m.namespace = ? AND m.category = excluded.value)`,
+    )
+    .pluck()
+    .all(JSON.stringify(excluded), filter.namespace) as Category[];
+  if (present.length === excluded.length) return filter;
+  return { ...filter, excludeCategories: present.length > 0 ? present : undefined };
 }

@@ -1,7 +1,6 @@
 import type {
   EntryRecord,
   MemoryEntry,
-  NormalizedFilter,
   UsageEvent,
   UsageRecord,
   WriteBatch,

@@ -11,7 +11,7 @@ import type {
 } from "@memory/api";
 import { escapeLike, KeywordStatisticsCache } from "@memory/core";
 import { attachEmbeddings } from "../entry-queries.js";
-import { filterSql } from "../filter-sql.js";
+import { filterSql, withoutAbsentExclusions } from "../filter-sql.js";
 import type { Opened } from "../opened-store.js";
 import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
@@ -71,7 +71,13 @@ export class SqliteRecallStages implements RecallStages {
       this.#statisticsOf = statements;
     }
     const version = statements.writeVersion();
-    const { hits, statistics } = await keywordStage(statements, this.#statistics, request, version);
+    const filter = withoutAbsentExclusions(statements, request.filter);
+    const { hits, statistics } = await keywordStage(
+      statements,
+      this.#statistics,
+      { ...request, filter },
+      version,
+    );
     this.#remember(hits);
     this.#lastKeyword = { version, byDoc: new Map(hits.map((hit) => [hit.docId, hit])) };
     return { hits: hits.map((hit) => hit.indexed), statistics };
@@ -94,8 +100,9 @@ export class SqliteRecallStages implements RecallStages {
    */
   async vector(request: VectorStageRequest): Promise<VectorStageHit[]> {
     const { vectors, statements } = this.#opened();
-    const { pool, filter } = request;
+    const { pool } = request;
     if (pool <= 0) return [];
+    const filter = withoutAbsentExclusions(statements, request.filter);
     const { where, params } = filterSql(filter);
     const hydrate = statements.get(
       `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS candidate

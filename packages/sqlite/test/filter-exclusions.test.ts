@@ -1,0 +1,91 @@
+import type { NormalizedFilter } from "@memory/api";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { withoutAbsentExclusions } from "../src/filter-sql.js";
+import { createSqliteMemory } from "../src/index.js";
+import { StatementCache } from "../src/statement-cache.js";
+import { tempDbPath } from "./helpers.js";
+
+const filterOf = (namespace: string, excludeCategories?: string[]): NormalizedFilter => ({
+  namespace,
+  sessionId: undefined,
+  categories: undefined,
+  since: undefined,
+  until: undefined,
+  includeSuperseded: false,
+  excludeCategories,
+});
+
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+describe("sqlite: excluded categories the namespace holds no entry of", () => {
+  it("are dropped from the filter; present ones stay, per namespace, a new entry counting at once", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.store({ key: "a1", content: "a daily note", namespace: "a", category: "daily" });
+    await memory.store({ key: "b1", content: "a core fact", namespace: "b", category: "core" });
+    // A second connection, as another process would have.
+    const db = new Database(path);
+    closers.push(() => db.close());
+    const statements = new StatementCache(db);
+
+    const untouched = filterOf("a");
+    expect(withoutAbsentExclusions(statements, untouched)).toBe(untouched);
+    expect(
+      withoutAbsentExclusions(statements, filterOf("a", ["triple", "entity"])).excludeCategories,
+    ).toBeUndefined();
+    expect(
+      withoutAbsentExclusions(statements, filterOf("a", ["daily", "triple"])).excludeCategories,
+    ).toEqual(["daily"]);
+    // Namespace b has no daily entry (a has): the exclusion narrows nothing there.
+    expect(
+      withoutAbsentExclusions(statements, filterOf("b", ["daily"])).excludeCategories,
+    ).toBeUndefined();
+
+    await memory.store({ key: "b2", content: "a daily note", namespace: "b", category: "daily" });
+    expect(withoutAbsentExclusions(statements, filterOf("b", ["daily"])).excludeCategories).toEqual(
+      ["daily"],
+    );
+    // The rest of the filter is kept as it was.
+    const kept = withoutAbsentExclusions(statements, {
+      ...filterOf("a", ["entity"]),
+      sessionId: "s",
+    });
+    expect(kept).toEqual({ ...filterOf("a"), sessionId: "s", excludeCategories: undefined });
+  });
+
+  it("leave the reserved categories out of recall exactly when the namespace holds some", async () => {
+    const memory = createSqliteMemory({ path: tempDbPath(), logger: () => {} });
+    closers.push(() => memory.close());
+    const fillers = ["a walk in the park", "bread and cheese", "the train was late", "rain again"];
+    for (const namespace of ["with-graph", "without"]) {
+      for (const [index, content] of fillers.entries())
+        await memory.store({ key: `f${index}`, content, namespace, category: "daily" });
+      await memory.store({
+        key: "ferry",
+        content: "the harbour ferry",
+        namespace,
+        category: "core",
+      });
+    }
+    await memory.store({
+      key: "t1",
+      content: "harbour ferry operator",
+      namespace: "with-graph",
+      category: "triple",
+    });
+    for (const mode of ["bm25", "hybrid"] as const) {
+      const keys = async (namespace: string, categories?: string[]) =>
+        (await memory.recall("harbour ferry", { namespace, mode, categories })).map(
+          (result) => result.key,
+        );
+      expect(await keys("with-graph")).toEqual(["ferry"]);
+      expect(await keys("with-graph", ["triple"])).toEqual(["t1"]);
+      expect(await keys("without")).toEqual(["ferry"]);
+    }
+  });
+});
