@@ -22,7 +22,12 @@ export function filterSql(filter: NormalizedFilter): SqlFilter {
     clauses.push("m.session_id = ?");
     params.push(filter.sessionId);
   }
-  if (filter.categories !== undefined) {
+  if (filter.categories?.length === 1) {
+    // One category as an equality: the planner can then walk `memories_category_updated`
+    // (schema v11) in updated_at order instead of the whole namespace (an IN list cannot).
+    clauses.push("m.category = ?");
+    params.push(filter.categories[0]);
+  } else if (filter.categories !== undefined) {
     clauses.push("m.category IN (SELECT value FROM json_each(?))");
     params.push(JSON.stringify(filter.categories));
   }

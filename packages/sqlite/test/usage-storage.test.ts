@@ -2,6 +2,7 @@ import type { UsageRecord } from "@memory/api";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SqliteDriver } from "../src/index.js";
+import { SCHEMA_VERSION } from "../src/migrations/schema.js";
 import {
   batch,
   countInto,
@@ -171,7 +172,10 @@ describe("sqlite: usage events and records", () => {
   it("reports the event count in the health details", async () => {
     const { driver } = await storeWith(["a"]);
     await driver.usage!.record([usageEvent("r1", "a", "surfaced")], countInto);
-    expect((await driver.health()).details).toMatchObject({ usageEvents: 1, schemaVersion: 10 });
+    expect((await driver.health()).details).toMatchObject({
+      usageEvents: 1,
+      schemaVersion: SCHEMA_VERSION,
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import { upgradeToV7 } from "./schema-v7.js";
 import { upgradeToV8 } from "./schema-v8.js";
 import { upgradeToV9 } from "./schema-v9.js";
 import { upgradeToV10 } from "./schema-v10.js";
+import { upgradeToV11 } from "./schema-v11.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -54,6 +55,7 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     upgradeToV8(db);
     upgradeToV9(db);
     upgradeToV10(db);
+    upgradeToV11(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );
