@@ -1,7 +1,7 @@
 import type { NormalizedFilter } from "@memory/api";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { withoutAbsentExclusions } from "../src/filter-sql.js";
+import { effectiveFilter } from "../src/filter-sql.js";
 import { createSqliteMemory } from "../src/index.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
@@ -21,8 +21,8 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-describe("sqlite: excluded categories the namespace holds no entry of", () => {
-  it("are dropped from the filter; present ones stay, per namespace, a new entry counting at once", async () => {
+describe("sqlite: filter conditions that exclude nothing", () => {
+  it("drop excluded categories the namespace holds no entry of; present ones stay, per namespace, a new entry counting at once", async () => {
     const path = tempDbPath();
     const memory = createSqliteMemory({ path, logger: () => {} });
     closers.push(() => memory.close());
@@ -34,28 +34,47 @@ describe("sqlite: excluded categories the namespace holds no entry of", () => {
     const statements = new StatementCache(db);
 
     const untouched = filterOf("a");
-    expect(withoutAbsentExclusions(statements, untouched)).toBe(untouched);
+    expect(effectiveFilter(statements, untouched)).toBe(untouched);
     expect(
-      withoutAbsentExclusions(statements, filterOf("a", ["triple", "entity"])).excludeCategories,
+      effectiveFilter(statements, filterOf("a", ["triple", "entity"])).excludeCategories,
     ).toBeUndefined();
     expect(
-      withoutAbsentExclusions(statements, filterOf("a", ["daily", "triple"])).excludeCategories,
+      effectiveFilter(statements, filterOf("a", ["daily", "triple"])).excludeCategories,
     ).toEqual(["daily"]);
     // Namespace b has no daily entry (a has): the exclusion narrows nothing there.
-    expect(
-      withoutAbsentExclusions(statements, filterOf("b", ["daily"])).excludeCategories,
-    ).toBeUndefined();
+    expect(effectiveFilter(statements, filterOf("b", ["daily"])).excludeCategories).toBeUndefined();
 
     await memory.store({ key: "b2", content: "a daily note", namespace: "b", category: "daily" });
-    expect(withoutAbsentExclusions(statements, filterOf("b", ["daily"])).excludeCategories).toEqual(
-      ["daily"],
-    );
+    expect(effectiveFilter(statements, filterOf("b", ["daily"])).excludeCategories).toEqual([
+      "daily",
+    ]);
     // The rest of the filter is kept as it was.
-    const kept = withoutAbsentExclusions(statements, {
+    const kept = effectiveFilter(statements, {
       ...filterOf("a", ["entity"]),
       sessionId: "s",
     });
-    expect(kept).toEqual({ ...filterOf("a"), sessionId: "s", excludeCategories: undefined });
+    expect(kept).toEqual({ ...filterOf("a"), sessionId: "s" });
+  });
+
+  it("drop awakeAt while no entry is snoozed past it, and keep it once one is", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.store({ key: "a1", content: "a daily note", namespace: "a", category: "daily" });
+    const db = new Database(path);
+    closers.push(() => db.close());
+    const statements = new StatementCache(db);
+    const awake = { ...filterOf("a"), awakeAt: "2030-06-01T00:00:00.000Z" };
+    expect(effectiveFilter(statements, awake)).toEqual(filterOf("a"));
+    // Snoozed in another namespace counts too (one partial index for the file): kept, as it must
+    // never drop a condition that could exclude something.
+    await memory.store({ key: "b1", content: "later", namespace: "b", category: "daily" });
+    await memory.snooze("b1", { until: "2030-07-01T00:00:00.000Z", namespace: "b" });
+    expect(effectiveFilter(statements, awake)).toBe(awake);
+    // A snooze that ended before awakeAt excludes nothing.
+    expect(
+      effectiveFilter(statements, { ...awake, awakeAt: "2030-08-01T00:00:00.000Z" }).awakeAt,
+    ).toBeUndefined();
   });
 
   it("leave the reserved categories out of recall exactly when the namespace holds some", async () => {

@@ -11,7 +11,7 @@ import type {
 } from "@memory/api";
 import { escapeLike, KeywordStatisticsCache } from "@memory/core";
 import { attachEmbeddings } from "../entry-queries.js";
-import { filterSql, withoutAbsentExclusions } from "../filter-sql.js";
+import { effectiveFilter, filterSql } from "../filter-sql.js";
 import type { Opened } from "../opened-store.js";
 import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
@@ -71,7 +71,7 @@ export class SqliteRecallStages implements RecallStages {
       this.#statisticsOf = statements;
     }
     const version = statements.writeVersion();
-    const filter = withoutAbsentExclusions(statements, request.filter);
+    const filter = effectiveFilter(statements, request.filter);
     const { hits, statistics } = await keywordStage(
       statements,
       this.#statistics,
@@ -102,7 +102,7 @@ export class SqliteRecallStages implements RecallStages {
     const { vectors, statements } = this.#opened();
     const { pool } = request;
     if (pool <= 0) return [];
-    const filter = withoutAbsentExclusions(statements, request.filter);
+    const filter = effectiveFilter(statements, request.filter);
     const { where, params } = filterSql(filter);
     const hydrate = statements.get(
       `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS candidate
@@ -158,7 +158,12 @@ export class SqliteRecallStages implements RecallStages {
       this.#lastKeyword && this.#lastKeyword.version === statements.writeVersion()
         ? this.#lastKeyword.byDoc
         : undefined;
-    const { neighbors, hits } = sessionNeighbors(statements, ids, filter, held);
+    const { neighbors, hits } = sessionNeighbors(
+      statements,
+      ids,
+      effectiveFilter(statements, filter),
+      held,
+    );
     this.#remember(hits);
     return neighbors;
   }
