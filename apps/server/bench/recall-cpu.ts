@@ -6,6 +6,7 @@
  *   pnpm --filter @memory/server bench:recall-cpu      (after building @memory/server; Linux)
  *   BENCH_SETS=synthetic,locomo  BENCH_ENTRIES=10000  BENCH_ROUNDS=6  BENCH_PER_ROUND=500
  *   BENCH_CONCURRENCY=16  BENCH_CPU_PROF=<dir> (our server runs with --cpu-prof into <dir>)
+ *   BENCH_OPERATION=context: ours' `POST /v1/context` instead (the reference has none: ours alone)
  *
  * bench:throughput measures each server in its own minutes, one after the other; on a shared
  * machine a burst of other work in one server's minutes moves its requests/s (not its CPU
@@ -28,6 +29,7 @@ const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SETS = (process.env.BENCH_SETS ?? "synthetic").split(",");
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const CONTEXT = process.env.BENCH_OPERATION === "context";
 // Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel.
 const TICK_MS = 10;
 
@@ -54,11 +56,12 @@ async function benchSet(set: BenchSet): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), "memory-recall-cpu-"));
   const servers: { name: string; running: Running; totals: Totals }[] = [];
   try {
-    servers.push({
-      name: "reference",
-      running: await reference(dir, set),
-      totals: { cpu: 0, seconds: 0, p50: [] },
-    });
+    if (!CONTEXT)
+      servers.push({
+        name: "reference",
+        running: await reference(dir, set),
+        totals: { cpu: 0, seconds: 0, p50: [] },
+      });
     const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     const own = await ours(dir, 1, "noop", profile);
     servers.push({ name: "ours, 1 worker", running: own, totals: { cpu: 0, seconds: 0, p50: [] } });
@@ -82,15 +85,23 @@ async function benchSet(set: BenchSet): Promise<string> {
         },
       }));
     }
+    const context =
+      (offset: number) =>
+      (i: number): Call => ({
+        method: "POST",
+        path: "/v1/context",
+        body: { message: set.queries[(offset + i) % set.queries.length]! },
+      });
+    const measured = CONTEXT ? context : recall;
     for (let round = 0; round < ROUNDS; round++) {
       for (const { running, totals } of servers) {
         const before = cpuMs(running.child.pid!);
         const result = await runOperation(
           running.url,
-          "recall",
+          CONTEXT ? "context" : "recall",
           PER_ROUND,
           CONCURRENCY,
-          recall(round * PER_ROUND),
+          measured(round * PER_ROUND),
         );
         totals.cpu += cpuMs(running.child.pid!) - before;
         totals.seconds += result.seconds;
@@ -106,6 +117,7 @@ async function benchSet(set: BenchSet): Promise<string> {
     const p50 = [...totals.p50].sort((a, b) => a - b)[Math.floor(totals.p50.length / 2)]!;
     return `| ${set.name} | ${name} | ${(totals.cpu / requests).toFixed(2)} | ${(requests / totals.seconds).toFixed(0)} | ${p50.toFixed(1)} |`;
   });
+  if (CONTEXT) return lines.join("\n");
   const [ref, own] = servers.map(({ totals }) => totals);
   lines.push(
     `| ${set.name} | ours / reference | ${(own!.cpu / ref!.cpu).toFixed(2)}x | ${(ref!.seconds / own!.seconds).toFixed(2)}x | |`,
@@ -120,11 +132,12 @@ if (SETS.includes("locomo")) sets.push(locomoSet());
 const tables: string[] = [];
 for (const set of sets) tables.push(await benchSet(set));
 console.log(
-  `@memory/server recall CPU: ${ROUNDS} interleaved rounds of ${PER_ROUND} recalls (limit 5) per server, ${CONCURRENCY} keep-alive clients, SQLite, keyword-only (noop embedder)`,
+  `@memory/server ${CONTEXT ? "context" : "recall"} CPU: ${ROUNDS} interleaved rounds of ${PER_ROUND} ${CONTEXT ? "contexts" : "recalls (limit 5)"} per server, ${CONCURRENCY} keep-alive clients, SQLite, keyword-only (noop embedder)`,
 );
 console.log(
   `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; load average before: ${before}, after: ${load()}\n`,
 );
-console.log("| set | server | server CPU ms per recall | recalls/s | p50 of round p50s (ms) |");
+const unit = CONTEXT ? "context" : "recall";
+console.log(`| set | server | server CPU ms per ${unit} | ${unit}s/s | p50 of round p50s (ms) |`);
 console.log("|---|---|---:|---:|---:|");
 for (const table of tables) console.log(table);

@@ -199,7 +199,11 @@ export {
   resolveVectorCalibration,
   retrievalSettingsFromConfig,
 } from "./recall/retrieval-settings.js";
-export { KEYWORD_POSTINGS_BUDGET, selectingTerms } from "./recall/term-selection.js";
+export {
+  KEYWORD_POOL_COVER,
+  KEYWORD_POSTINGS_BUDGET,
+  selectingTerms,
+} from "./recall/term-selection.js";
 export {
   analyzeQuery,
   analyzeText,

@@ -68,7 +68,9 @@ export async function keywordHits(
   request: KeywordStageRequest,
   statistics: KeywordStatistics,
 ): Promise<IndexedEntry[]> {
-  const selecting = selectingTerms(request.terms, statistics.documentFrequency);
+  const selecting = selectingTerms(request.terms, statistics.documentFrequency, {
+    pool: request.pool,
+  });
   if (selecting.length === 0 || request.pool <= 0) return [];
   const params = new Params();
   const weights: string[] = [];

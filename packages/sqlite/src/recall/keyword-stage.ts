@@ -80,7 +80,7 @@ export async function keywordStage(
   );
   if (terms.length === 0 || pool <= 0 || statistics.documents === 0)
     return { hits: [], statistics };
-  const selecting = selectingTerms(terms, statistics.documentFrequency);
+  const selecting = selectingTerms(terms, statistics.documentFrequency, { pool });
   if (selecting.length === 0) return { hits: [], statistics };
   const rows = rankedMatches(statements, matchExpression(selecting), filter, pool);
   return { hits: rows.map(toSearchHit), statistics };
