@@ -248,6 +248,7 @@ async function timeQueries(run: (index: number) => Promise<unknown>, count: numb
   return {
     p50: percentile(times, 50),
     p95: percentile(times, 95),
+    p99: percentile(times, 99),
     mean: times.reduce((a, b) => a + b, 0) / times.length,
   };
 }
@@ -464,6 +465,8 @@ async function bench(args: Args, url: string): Promise<void> {
       found += exact.rows.filter((row) => approximate.has(row.id)).length;
     }
     result.recallAt10 = found / (exactCount * limit);
+    // The client's own peak memory: at 1M the pregenerated corpus alone is ~1.5 GB of vectors.
+    result.clientMaxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   }
 }
 
