@@ -1,5 +1,4 @@
-import type { Category, NormalizedFilter } from "@memory/api";
-import type { StatementCache } from "./statement-cache.js";
+import type { NormalizedFilter } from "@memory/api";
 
 /** A WHERE fragment over the alias `m` (memories) and its bound parameters. */
 export interface SqlFilter {
@@ -69,46 +68,4 @@ export function hasNarrowFilter(filter: NormalizedFilter): boolean {
     filter.since !== undefined ||
     filter.until !== undefined
   );
-}
-
-/**
- * The filter without the conditions that exclude nothing: the excluded categories its namespace
- * holds no entry of, and `awakeAt` when no entry is snoozed past it. A recall leaves the
- * knowledge graph's `triple` and `entity` entries and snoozed entries out by default, and most
- * namespaces have none of them: a condition that excludes nothing must cost neither a plan for
- * a narrowed filter (`hasNarrowFilter`: FTS5's ranked ids first, the vector index rather than
- * an exact scan) nor its subqueries in every statement. One statement of index seeks
- * (`memories_category` per excluded category, the partial `memories_snoozed`), not cached, so
- * an entry stored or snoozed a moment ago counts at once.
- */
-export function effectiveFilter<F extends NormalizedFilter>(
-  statements: StatementCache,
-  filter: F,
-): F {
-  const excluded =
-    filter.namespace !== undefined && (filter.excludeCategories?.length ?? 0) > 0
-      ? filter.excludeCategories!
-      : undefined;
-  if (excluded === undefined && filter.awakeAt === undefined) return filter;
-  const [present, snoozed] = statements
-    .get(
-      `SELECT
-         (SELECT json_group_array(excluded.value) FROM json_each(?) AS excluded WHERE EXISTS
-           (SELECT 1 FROM memories m WHERE m.namespace = ? AND m.category = excluded.value)),
-         EXISTS (SELECT 1 FROM memories WHERE snoozed_until IS NOT NULL AND snoozed_until > ?)`,
-    )
-    .raw(true)
-    .get(JSON.stringify(excluded ?? []), filter.namespace ?? null, filter.awakeAt ?? null) as [
-    string,
-    number,
-  ];
-  const kept = JSON.parse(present) as Category[];
-  const dropExclusions = excluded !== undefined && kept.length < excluded.length;
-  const dropAwake = filter.awakeAt !== undefined && snoozed === 0;
-  if (!dropExclusions && !dropAwake) return filter;
-  const result = { ...filter };
-  if (dropExclusions && kept.length > 0) result.excludeCategories = kept;
-  else if (dropExclusions) delete result.excludeCategories;
-  if (dropAwake) delete result.awakeAt;
-  return result;
 }

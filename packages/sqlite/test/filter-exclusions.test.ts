@@ -1,8 +1,8 @@
 import type { NormalizedFilter } from "@memory/api";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { effectiveFilter } from "../src/filter-sql.js";
 import { createSqliteMemory } from "../src/index.js";
+import { EffectiveFilters } from "../src/recall/effective-filter.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
 
@@ -15,6 +15,12 @@ const filterOf = (namespace: string, excludeCategories?: string[]): NormalizedFi
   includeSuperseded: false,
   excludeCategories,
 });
+
+// One instance per file, as a driver keeps one: its facts are kept per write version, so every
+// write below must be seen through it.
+const filters = new EffectiveFilters();
+const effectiveFilter = <F extends NormalizedFilter>(statements: StatementCache, filter: F) =>
+  filters.of(statements, filter);
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {

@@ -11,10 +11,11 @@ import type {
 } from "@memory/api";
 import { escapeLike, KeywordStatisticsCache } from "@memory/core";
 import { attachEmbeddings } from "../entry-queries.js";
-import { effectiveFilter, filterSql } from "../filter-sql.js";
+import { filterSql } from "../filter-sql.js";
 import type { Opened } from "../opened-store.js";
 import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
+import { EffectiveFilters } from "./effective-filter.js";
 import { keywordStage } from "./keyword-stage.js";
 import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./search-row.js";
 import { sessionNeighbors } from "./session-neighbors.js";
@@ -32,6 +33,7 @@ export class SqliteRecallStages implements RecallStages {
   // Entry id -> doc id and content hash, for cosines() of keyword candidates.
   readonly #known = new Map<string, { docId: number; hash: string }>();
   readonly #statistics = new KeywordStatisticsCache();
+  readonly #filters = new EffectiveFilters();
   // The connection the cached statistics were counted on: a reopened file starts its counters over.
   #statisticsOf: Opened["statements"] | undefined;
   // The latest keyword stage's rows by doc id and the write version they were read at: the
@@ -71,7 +73,7 @@ export class SqliteRecallStages implements RecallStages {
       this.#statisticsOf = statements;
     }
     const version = statements.writeVersion();
-    const filter = effectiveFilter(statements, request.filter);
+    const filter = this.#filters.of(statements, request.filter, version);
     const { hits, statistics } = await keywordStage(
       statements,
       this.#statistics,
@@ -102,7 +104,7 @@ export class SqliteRecallStages implements RecallStages {
     const { vectors, statements } = this.#opened();
     const { pool } = request;
     if (pool <= 0) return [];
-    const filter = effectiveFilter(statements, request.filter);
+    const filter = this.#filters.of(statements, request.filter);
     const { where, params } = filterSql(filter);
     const hydrate = statements.get(
       `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS candidate
@@ -161,7 +163,7 @@ export class SqliteRecallStages implements RecallStages {
     const { neighbors, hits } = sessionNeighbors(
       statements,
       ids,
-      effectiveFilter(statements, filter),
+      this.#filters.of(statements, filter),
       held,
     );
     this.#remember(hits);
