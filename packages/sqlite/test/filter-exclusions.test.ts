@@ -1,4 +1,5 @@
 import type { NormalizedFilter } from "@memory/api";
+import { recallFilter } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
@@ -6,15 +7,8 @@ import { EffectiveFilters } from "../src/recall/effective-filter.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
 
-const filterOf = (namespace: string, excludeCategories?: string[]): NormalizedFilter => ({
-  namespace,
-  sessionId: undefined,
-  categories: undefined,
-  since: undefined,
-  until: undefined,
-  includeSuperseded: false,
-  excludeCategories,
-});
+const filterOf = (namespace: string, excludeCategories?: string[]) =>
+  recallFilter({ namespace, excludeCategories });
 
 // One instance per file, as a driver keeps one: its facts are kept per write version, so every
 // write below must be seen through it.

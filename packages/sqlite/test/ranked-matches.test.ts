@@ -1,5 +1,6 @@
 import type { NormalizedFilter } from "@memory/api";
 import { analyzeQuery, searchTerms } from "@memory/core";
+import { recallFilter } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
@@ -10,15 +11,8 @@ import { tempDbPath } from "./helpers.js";
 
 type Filter = NormalizedFilter & { namespace: string };
 /** A normalized filter: the namespace, superseded entries left out, nothing else narrowed. */
-const filterOf = (namespace: string, narrower: Partial<NormalizedFilter> = {}): Filter => ({
-  namespace,
-  sessionId: undefined,
-  categories: undefined,
-  since: undefined,
-  until: undefined,
-  includeSuperseded: false,
-  ...narrower,
-});
+const filterOf = (namespace: string, narrower: Partial<NormalizedFilter> = {}): Filter =>
+  recallFilter({ namespace, ...narrower });
 
 const databases: Database.Database[] = [];
 afterEach(() => {
