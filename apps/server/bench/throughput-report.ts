@@ -21,6 +21,8 @@ export interface ImportRow {
 }
 
 const rateOf = (row: OperationResult) => row.requests / row.seconds;
+/** One decimal below 10/s, so a store that answers a few requests a second does not read 0. */
+const formatRate = (rate: number) => rate.toFixed(rate < 10 ? 1 : 0);
 
 export function printImports(imports: ImportRow[]): void {
   console.log("Import through `POST /v1/import` (1,000 rows a request, ours with 1 worker):\n");
@@ -41,7 +43,7 @@ export function printTable(rows: Row[]): void {
   for (const row of rows) {
     const rate = rateOf(row);
     console.log(
-      `| ${row.set} | ${row.entries} | ${row.backend} | ${row.server} | ${row.operation} | ${row.requests}${row.failed ? ` (${row.failed} failed)` : ""} | ${rate.toFixed(0)} | ${(rate / row.processes).toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.load} |`,
+      `| ${row.set} | ${row.entries} | ${row.backend} | ${row.server} | ${row.operation} | ${row.requests}${row.failed ? ` (${row.failed} failed)` : ""} | ${formatRate(rate)} | ${formatRate(rate / row.processes)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.load} |`,
     );
   }
 }
