@@ -1,13 +1,14 @@
 /**
  * The servers of the throughput benchmarks, as child processes: the reference server
- * (reference-server.mjs) and ours (dist/main.mjs, SQLite, `noop` embedder unless told), and
- * the import of a data set into ours. Shared by throughput-bench.ts and recall-cpu.ts.
+ * (reference-server.mjs) and ours (dist/main.mjs on a store of bench-stores.ts), and the
+ * import of a data set into ours. Shared by throughput-bench.ts and recall-cpu.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchSet } from "./bench-data.js";
+import type { BenchStore } from "./bench-stores.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -69,31 +70,38 @@ export function reference(dir: string, set: BenchSet): Promise<Running> {
 }
 
 /**
- * Our server on `dir` with `workers` workers; `nodeOptions` (e.g. `--cpu-prof`) go to node.
+ * Our server on `store` with `workers` workers, `noop` embedder unless told, hygiene off (its
+ * scheduled pruning would compete with the load); `nodeOptions` (e.g. `--cpu-prof`) go to node.
  * `BENCH_USAGE_TRACKING=false` turns recall ids and usage events off (`usage_tracking`), to
  * measure what recording them costs.
  */
 export function ours(
-  dir: string,
+  store: BenchStore,
   workers: number,
-  embedder = "noop",
-  nodeOptions: string[] = [],
+  options: { embedder?: string; nodeOptions?: string[] } = {},
 ): Promise<Running> {
-  const config = path.join(dir, `memory-${embedder}.toml`);
+  const embedder = options.embedder ?? "noop";
+  // Beside the store's folder, not in it: a Markdown tree holds only its own files.
+  const config = path.join(path.dirname(store.cwd), `memory-${store.backend}-${embedder}.toml`);
+  const usage = process.env.BENCH_USAGE_TRACKING === "false" ? "false" : "true";
   writeFileSync(
     config,
-    `[memory]\nbackend = "sqlite"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\nusage_tracking = ${process.env.BENCH_USAGE_TRACKING === "false" ? "false" : "true"}\n\n[server]\nmax_import_bytes = 1073741824\n`,
+    `[memory]\nbackend = "${store.backend}"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\nusage_tracking = ${usage}\n\n[server]\nmax_import_bytes = 1073741824\n\n${store.tables}`,
   );
   const args = [path.join(root, "dist/main.mjs"), "--config", config, "--port", "0"];
   return launch(
     [...args, "--workers", String(workers), "--allow-unauthenticated-loopback"],
-    dir,
-    nodeOptions,
+    store.cwd,
+    options.nodeOptions,
   );
 }
 
-/** The set's rows into our server, 1,000 per `POST /v1/import`, category `daily`. */
-export async function importRows(url: string, set: BenchSet): Promise<void> {
+/**
+ * The set's rows into our server, 1,000 per `POST /v1/import`, category `daily`; resolves to
+ * the seconds it took (rows/s is what someone moving an existing memory in waits on).
+ */
+export async function importRows(url: string, set: BenchSet): Promise<number> {
+  const started = performance.now();
   const lines = set.rows.map((row) => JSON.stringify({ ...row, category: "daily" }));
   for (let start = 0; start < lines.length; start += 1000) {
     const response = await fetch(`${url}/v1/import`, {
@@ -102,4 +110,5 @@ export async function importRows(url: string, set: BenchSet): Promise<void> {
     });
     if (!response.ok) throw new Error(`import: HTTP ${response.status} ${await response.text()}`);
   }
+  return (performance.now() - started) / 1000;
 }

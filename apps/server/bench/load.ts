@@ -3,7 +3,10 @@ import { Agent, request as httpRequest } from "node:http";
 
 export interface OperationResult {
   operation: string;
+  /** Requests answered with HTTP 200; their latencies make p50 and p99. */
   requests: number;
+  /** Requests answered otherwise or not at all (only with `tolerateFailures`). */
+  failed: number;
   seconds: number;
   p50: number;
   p99: number;
@@ -39,9 +42,18 @@ function send(agent: Agent, base: string, call: Call): Promise<void> {
   });
 }
 
+export interface RunOptions {
+  /** No new request starts after this many seconds; `requests` says how many were answered. */
+  maxSeconds?: number;
+  /** Count failed requests (`failed`) and go on, instead of rejecting at the first one. */
+  tolerateFailures?: boolean;
+}
+
 /**
  * Sends `total` requests from `concurrency` keep-alive clients (one socket each: the cluster
  * hands connections, not requests, to its workers, so several sockets spread the load).
+ * `maxSeconds` bounds a slow operation on a large store, and `tolerateFailures` lets a long
+ * run survive a store that times out under load (Markdown's writes queue on one tree lock).
  */
 export async function runOperation(
   base: string,
@@ -49,17 +61,27 @@ export async function runOperation(
   total: number,
   concurrency: number,
   call: (i: number) => Call,
+  options: RunOptions = {},
 ): Promise<OperationResult> {
+  const maxSeconds = options.maxSeconds ?? Number.POSITIVE_INFINITY;
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
+  let failed = 0;
   let next = 0;
   const started = performance.now();
+  const deadline = started + maxSeconds * 1000;
   try {
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        for (let i = next++; i < total; i = next++) {
+        for (let i = next++; i < total && performance.now() < deadline; i = next++) {
           const t = performance.now();
-          await send(agent, base, call(i));
+          try {
+            await send(agent, base, call(i));
+          } catch (error) {
+            if (!options.tolerateFailures) throw error;
+            failed += 1;
+            continue;
+          }
           latencies.push(performance.now() - t);
         }
       }),
@@ -70,6 +92,6 @@ export async function runOperation(
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { operation, requests: total, seconds, p50: at(0.5), p99: at(0.99) };
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return { operation, requests: latencies.length, failed, seconds, p50: at(0.5), p99: at(0.99) };
 }

@@ -21,6 +21,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { type BenchSet, locomoSet, syntheticSet } from "./bench-data.js";
 import { importRows, ours, type Running, reference } from "./bench-servers.js";
+import { benchStore } from "./bench-stores.js";
 import { type Call, runOperation } from "./load.js";
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
@@ -63,7 +64,7 @@ async function benchSet(set: BenchSet): Promise<string> {
         totals: { cpu: 0, seconds: 0, p50: [] },
       });
     const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-    const own = await ours(dir, 1, "noop", profile);
+    const own = await ours(benchStore("sqlite", dir), 1, { nodeOptions: profile });
     servers.push({ name: "ours, 1 worker", running: own, totals: { cpu: 0, seconds: 0, p50: [] } });
     await importRows(own.url, set);
     const recall =

@@ -1,55 +1,79 @@
 /**
  * Throughput benchmark, in one run: a reference server (reference-server.mjs: node:http + one
- * bare FTS5 query, one process) against ours with 1 worker and with N workers, on real
- * conversational text (LoCoMo turns, questions as queries) and on the synthetic set of
- * server-bench.ts; then the resident memory of each worker with the `local` embedder.
+ * bare FTS5 query on SQLite, one process) against ours with 1 worker and with N workers, on
+ * each backend of BENCH_BACKENDS, on real conversational text (LoCoMo turns, questions as
+ * queries) and on the synthetic set of server-bench.ts at each size of BENCH_ENTRIES; then the
+ * resident memory of each worker with the `local` embedder (SQLite).
  *
  *   pnpm --filter @memory/server bench:throughput      (after building @memory/server)
- *   BENCH_WORKERS=<n, default cores>  BENCH_ENTRIES=10000  BENCH_REQUESTS=2000
- *   BENCH_CONCURRENCY=16  BENCH_SETS=locomo,synthetic  BENCH_LOCOMO_FILE=...  BENCH_RSS=1
+ *   BENCH_BACKENDS=sqlite,postgres,markdown (default sqlite)  BENCH_ENTRIES=10000,100000
+ *   BENCH_POSTGRES_URL=postgresql://...  (postgres: a fresh schema per run, dropped after;
+ *   without it postgres is skipped)  BENCH_WORKERS=<n, default cores>  BENCH_REQUESTS=2000
+ *   BENCH_MAX_SECONDS=<per operation, default none>  BENCH_CONCURRENCY=16
+ *   BENCH_SETS=locomo,synthetic  BENCH_LOCOMO_FILE=...  BENCH_RSS=1
  *
- * Every server is a child process; this process only generates load (keep-alive node:http),
- * and it shares the machine's cores with the servers: on a 2-core machine it costs the servers
- * part of a core. Not a test: nothing is asserted.
+ * For each set and size the reference server runs once; then, for each backend, a fresh store
+ * is filled through `POST /v1/import` (timed) by ours with 1 worker, which is measured, then
+ * the same store is served by N workers. Every server is a child process; this process only
+ * generates load (keep-alive node:http), and it shares the machine's cores with the servers:
+ * on a 2-core machine it costs the servers part of a core. Not a test: nothing is asserted.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { type BenchSet, locomoSet, syntheticSet } from "./bench-data.js";
 import { importRows, reference as launchReference, ours } from "./bench-servers.js";
+import { type Backend, benchStore, parseBackends, postgresUrl } from "./bench-stores.js";
 import { type Call, type OperationResult, runOperation } from "./load.js";
+import {
+  type ImportRow,
+  printImports,
+  printRatios,
+  printTable,
+  type Row,
+} from "./throughput-report.js";
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
-const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
+const SIZES = (process.env.BENCH_ENTRIES ?? "10000").split(",").map(Number);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? Number.POSITIVE_INFINITY);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SETS = (process.env.BENCH_SETS ?? "locomo,synthetic").split(",");
+const BACKENDS = parseBackends(process.env.BENCH_BACKENDS ?? "sqlite").filter((backend) => {
+  if (backend !== "postgres" || postgresUrl()) return true;
+  console.log("postgres skipped: set BENCH_POSTGRES_URL to a database to run it");
+  return false;
+});
 const RSS = process.env.BENCH_RSS !== "0";
+// A run of many minutes reports a failed request (a timed-out Markdown store) instead of dying.
+const RUN = { maxSeconds: MAX_SECONDS, tolerateFailures: true };
 
 /** store, get, recall (and context, which the reference server does not have). */
 async function measure(url: string, set: BenchSet, run: string, context: boolean) {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
+  const operation = (name: string, call: (i: number) => Call) =>
+    runOperation(url, name, REQUESTS, CONCURRENCY, call, RUN);
   const recall = (i: number): Call => ({
     method: "POST",
     path: "/v1/recall",
     body: { query: pick(set.queries, i), limit: 5 },
   });
-  await runOperation(url, "warm-up", 300, CONCURRENCY, recall);
+  await runOperation(url, "warm-up", 300, CONCURRENCY, recall, RUN);
   const results: OperationResult[] = [
-    await runOperation(url, "store", REQUESTS, CONCURRENCY, (i) => ({
+    await operation("store", (i) => ({
       method: "POST",
       path: "/v1/memories",
       body: { key: `${run}-new-${i}`, content: pick(set.newContents, i), category: "daily" },
     })),
-    await runOperation(url, "get", REQUESTS, CONCURRENCY, (i) => ({
+    await operation("get", (i) => ({
       method: "GET",
       path: `/v1/memories/${encodeURIComponent(pick(set.rows, i * 7919).key)}`,
     })),
-    await runOperation(url, "recall", REQUESTS, CONCURRENCY, recall),
+    await operation("recall", recall),
   ];
   if (context) {
     results.push(
-      await runOperation(url, "context", REQUESTS, CONCURRENCY, (i) => ({
+      await operation("context", (i) => ({
         method: "POST",
         path: "/v1/context",
         body: { message: pick(set.queries, i) },
@@ -59,51 +83,80 @@ async function measure(url: string, set: BenchSet, run: string, context: boolean
   return results;
 }
 
-interface Row extends OperationResult {
-  set: string;
-  server: string;
-  processes: number;
-  load: string;
-}
-
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(" ");
 
-async function benchSet(set: BenchSet): Promise<Row[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), "memory-throughput-"));
-  const rows: Row[] = [];
-  const record = (server: string, processes: number, results: OperationResult[]) => {
+/** Progress on stderr, so a long run shows where it is; the tables go to stdout at the end. */
+const progress = (line: string) =>
+  console.error(`[${new Date().toISOString()}] ${line} (load ${load()})`);
+
+interface Results {
+  rows: Row[];
+  imports: ImportRow[];
+}
+
+/** Ours on a fresh store of `backend`: import with 1 worker, measure, then N workers. */
+async function benchBackend(set: BenchSet, backend: Backend, dir: string, results: Results) {
+  const base = { set: set.name, entries: set.rows.length, backend };
+  const record = (server: string, processes: number, measured: OperationResult[]) => {
     const now = load();
-    for (const result of results)
-      rows.push({ ...result, set: set.name, server, processes, load: now });
+    for (const result of measured)
+      results.rows.push({ ...result, ...base, server, processes, load: now });
   };
+  const store = benchStore(backend, dir);
   try {
-    const reference = await launchReference(dir, set);
+    progress(`${set.name} ${backend}: importing ${set.rows.length} rows`);
+    const single = await ours(store, 1);
     try {
-      record("reference (node:http + FTS5)", 1, await measure(reference.url, set, "ref", false));
-    } finally {
-      await reference.stop();
-    }
-    const single = await ours(dir, 1);
-    try {
-      await importRows(single.url, set);
+      const seconds = await importRows(single.url, set);
+      results.imports.push({ ...base, seconds, load: load() });
+      progress(`${set.name} ${backend}: imported in ${seconds.toFixed(1)} s; 1 worker`);
       record("ours, 1 worker", 1, await measure(single.url, set, "one", true));
     } finally {
       await single.stop();
     }
     // Same store, now served by N workers.
-    const many = await ours(dir, WORKERS);
+    progress(`${set.name} ${backend}: ${WORKERS} workers`);
+    const many = await ours(store, WORKERS);
     try {
       record(`ours, ${WORKERS} workers`, WORKERS, await measure(many.url, set, "many", true));
     } finally {
       await many.stop();
     }
   } finally {
+    await store.drop();
+    rmSync(store.cwd, { recursive: true, force: true });
+  }
+}
+
+async function benchSet(set: BenchSet, results: Results): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "memory-throughput-"));
+  try {
+    progress(`${set.name}: reference server`);
+    const reference = await launchReference(dir, set);
+    try {
+      const measured = await measure(reference.url, set, "ref", false);
+      const now = load();
+      for (const result of measured) {
+        results.rows.push({
+          ...result,
+          set: set.name,
+          entries: set.rows.length,
+          backend: "sqlite",
+          server: "reference (node:http + FTS5)",
+          processes: 1,
+          load: now,
+        });
+      }
+    } finally {
+      await reference.stop();
+    }
+    for (const backend of BACKENDS) await benchBackend(set, backend, dir, results);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return rows;
 }
 
 function rssOf(pid: number): number {
@@ -117,7 +170,7 @@ async function workerRss(): Promise<string[]> {
   const dir = mkdtempSync(path.join(tmpdir(), "memory-rss-"));
   try {
     for (const embedder of ["noop", "local"]) {
-      const server = await ours(dir, WORKERS, embedder);
+      const server = await ours(benchStore("sqlite", dir), WORKERS, { embedder });
       try {
         await runOperation(server.url, "warm-up", 200, CONCURRENCY, (i) => ({
           method: "POST",
@@ -142,64 +195,41 @@ async function workerRss(): Promise<string[]> {
   return lines;
 }
 
-function printTable(rows: Row[]): void {
-  console.log(
-    "| set | server | operation | requests/s | requests/s per serving process | p50 (ms) | p99 (ms) | load avg (1/5/15 min) after |",
-  );
-  console.log("|---|---|---|---:|---:|---:|---:|---|");
-  for (const row of rows) {
-    const rate = row.requests / row.seconds;
-    console.log(
-      `| ${row.set} | ${row.server} | ${row.operation} | ${rate.toFixed(0)} | ${(rate / row.processes).toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.load} |`,
-    );
-  }
-  console.log("\nRatios (throughput):");
-  const rate = (set: string, server: string, operation: string) => {
-    const row = rows.find(
-      (r) => r.set === set && r.server.startsWith(server) && r.operation === operation,
-    );
-    return row ? row.requests / row.seconds : Number.NaN;
-  };
-  for (const set of [...new Set(rows.map((row) => row.set))]) {
-    const recallVsReference = rate(set, "ours, 1", "recall") / rate(set, "reference", "recall");
-    console.log(
-      `- ${set}: ours 1 worker recall / reference recall = ${recallVsReference.toFixed(2)}x (target >= 0.7x)`,
-    );
-    for (const operation of ["store", "get", "recall", "context"]) {
-      const scaling = rate(set, `ours, ${WORKERS}`, operation) / rate(set, "ours, 1", operation);
-      console.log(
-        `- ${set}: ${operation}, ${WORKERS} workers / 1 worker = ${scaling.toFixed(2)}x (target >= 1.7x)`,
-      );
-    }
-  }
-}
-
 async function main(): Promise<void> {
   const before = load();
   const sets: BenchSet[] = [];
   if (SETS.includes("locomo")) sets.push(locomoSet());
-  if (SETS.includes("synthetic")) sets.push(syntheticSet(ENTRIES));
-  const rows: Row[] = [];
-  for (const set of sets) rows.push(...(await benchSet(set)));
+  if (SETS.includes("synthetic")) for (const size of SIZES) sets.push(syntheticSet(size));
+  const cap = Number.isFinite(MAX_SECONDS) ? ` (or ${MAX_SECONDS} s)` : "";
+  console.log(
+    `\n@memory/server throughput: ${REQUESTS} requests per operation${cap}, ${CONCURRENCY} keep-alive clients, backends ${BACKENDS.join(", ")}, keyword-only (noop embedder), ${WORKERS} workers for the N-worker rows`,
+  );
+  console.log(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; load average before: ${before}; the load generator runs on the same cores`,
+  );
+  console.log(
+    `sets: ${sets.map((set) => `${set.name} (${set.rows.length} entries, ${set.queries.length} distinct queries)`).join("; ")}`,
+  );
+  // Each set's tables as soon as it is done: a long run that is stopped keeps what it measured.
+  for (const set of sets) {
+    const results: Results = { rows: [], imports: [] };
+    await benchSet(set, results);
+    console.log(`\n#### ${set.name}\n`);
+    printImports(results.imports);
+    console.log("");
+    printTable(results.rows);
+    printRatios(results.rows, WORKERS);
+  }
   const rss = RSS ? await workerRss() : [];
-  console.log(
-    `\n@memory/server throughput: ${REQUESTS} requests per operation, ${CONCURRENCY} keep-alive clients, SQLite, keyword-only (noop embedder), ${WORKERS} workers for the N-worker rows`,
-  );
-  console.log(
-    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; load average before: ${before}, after: ${load()}; the load generator runs on the same cores`,
-  );
-  console.log(
-    `sets: ${sets.map((set) => `${set.name} (${set.rows.length} entries, ${set.queries.length} distinct queries)`).join("; ")}\n`,
-  );
-  printTable(rows);
   if (rss.length > 0) {
     console.log(
-      `\nResident memory per worker process (MB, VmRSS after 200 recalls), ${WORKERS} workers:\n`,
+      `\nResident memory per worker process (MB, VmRSS after 200 recalls), ${WORKERS} workers, SQLite:\n`,
     );
     console.log("| embedder | workers | RSS per worker (MB) | primary RSS (MB) | recall mode |");
     console.log("|---|---:|---|---:|---|");
     for (const line of rss) console.log(line);
   }
+  console.log(`\nload average after: ${load()}`);
 }
 
 await main();
