@@ -10,6 +10,12 @@ export interface OperationResult {
   seconds: number;
   p50: number;
   p99: number;
+  /**
+   * Cores this process (the load generator) kept busy meanwhile: its CPU time over the wall
+   * time. It shares the machine with the servers, so N workers on C cores have C minus this to
+   * share, the ceiling of their scaling for a cheap operation.
+   */
+  clientCores: number;
 }
 
 export interface Call {
@@ -69,6 +75,7 @@ export async function runOperation(
   let failed = 0;
   let next = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const deadline = started + maxSeconds * 1000;
   try {
     await Promise.all(
@@ -90,8 +97,18 @@ export async function runOperation(
     agent.destroy();
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const clientCores = (cpu.user + cpu.system) / 1e6 / seconds;
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { operation, requests: latencies.length, failed, seconds, p50: at(0.5), p99: at(0.99) };
+  return {
+    operation,
+    requests: latencies.length,
+    failed,
+    seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    clientCores,
+  };
 }

@@ -37,13 +37,13 @@ export function printImports(imports: ImportRow[]): void {
 
 export function printTable(rows: Row[]): void {
   console.log(
-    "| set | entries | backend | server | operation | requests answered | requests/s | requests/s per serving process | p50 (ms) | p99 (ms) | load avg (1/5/15 min) after |",
+    "| set | entries | backend | server | operation | requests answered | requests/s | requests/s per serving process | p50 (ms) | p99 (ms) | load generator (cores) | load avg (1/5/15 min) after |",
   );
-  console.log("|---|---:|---|---|---|---:|---:|---:|---:|---:|---|");
+  console.log("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|");
   for (const row of rows) {
     const rate = rateOf(row);
     console.log(
-      `| ${row.set} | ${row.entries} | ${row.backend} | ${row.server} | ${row.operation} | ${row.requests}${row.failed ? ` (${row.failed} failed)` : ""} | ${formatRate(rate)} | ${formatRate(rate / row.processes)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.load} |`,
+      `| ${row.set} | ${row.entries} | ${row.backend} | ${row.server} | ${row.operation} | ${row.requests}${row.failed ? ` (${row.failed} failed)` : ""} | ${formatRate(rate)} | ${formatRate(rate / row.processes)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.clientCores.toFixed(2)} | ${row.load} |`,
     );
   }
 }
