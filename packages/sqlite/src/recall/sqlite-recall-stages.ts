@@ -155,15 +155,16 @@ export class SqliteRecallStages implements RecallStages {
     filter: NormalizedFilter & { namespace: string },
   ): Promise<Map<string, IndexedEntry[]>> {
     const { statements } = this.#opened();
+    const version = statements.writeVersion();
     // This recall's keyword rows, unless a write came in between (a doc id may be reused).
     const held =
-      this.#lastKeyword && this.#lastKeyword.version === statements.writeVersion()
+      this.#lastKeyword && this.#lastKeyword.version === version
         ? this.#lastKeyword.byDoc
         : undefined;
     const { neighbors, hits } = sessionNeighbors(
       statements,
       ids,
-      this.#filters.of(statements, filter),
+      this.#filters.of(statements, filter, version),
       held,
     );
     this.#remember(hits);
