@@ -59,14 +59,15 @@ export function launch(
   });
 }
 
-/** The reference server over `rows.jsonl` (written here) in `dir`. */
-export function reference(dir: string, set: BenchSet): Promise<Running> {
+/**
+ * The reference server over `rows.jsonl` (written here) in `dir`, in `processes` processes
+ * (node:cluster past one), each database file fresh.
+ */
+export function reference(dir: string, set: BenchSet, processes = 1): Promise<Running> {
   const jsonl = path.join(dir, "rows.jsonl");
   writeFileSync(jsonl, set.rows.map((row) => JSON.stringify(row)).join("\n"));
-  return launch(
-    [path.join(here, "reference-server.mjs"), path.join(dir, "reference.db"), jsonl],
-    dir,
-  );
+  const file = path.join(dir, `reference-${processes}.db`);
+  return launch([path.join(here, "reference-server.mjs"), file, jsonl, String(processes)], dir);
 }
 
 /**
@@ -88,7 +89,8 @@ export function ours(
     config,
     `[memory]\nbackend = "${store.backend}"\ndata_dir = "."\nembedding_provider = "${embedder}"\ndefer_embedding = true\nhygiene_enabled = false\nusage_tracking = ${usage}\n\n[server]\nmax_import_bytes = 1073741824\n\n${store.tables}`,
   );
-  const args = [path.join(root, "dist/main.mjs"), "--config", config, "--port", "0"];
+  const main = process.env.BENCH_SERVER_MAIN ?? path.join(root, "dist/main.mjs");
+  const args = [main, "--config", config, "--port", "0"];
   return launch(
     [...args, "--workers", String(workers), "--allow-unauthenticated-loopback"],
     store.cwd,

@@ -2,15 +2,21 @@
 // One process, node:http, better-sqlite3 (WAL), an FTS5 table, JSON in and out; no auth, no
 // validation beyond JSON.parse, no ranking beyond FTS5's bm25. Started by throughput-bench.ts:
 //
-//   node reference-server.mjs <database file> <rows.jsonl>     (prints "listening on <url>")
+//   node reference-server.mjs <database file> <rows.jsonl> [processes]   (prints "listening on <url>")
+//
+// With more than one process (node:cluster, as ours), the primary loads the rows and each
+// worker serves from its own connection: the same handler on every core, the most N processes
+// of anything can scale on the machine (the ceiling ours is judged against).
 //
 // Endpoints mirror ours so one load generator drives both: POST /v1/memories {key, content},
 // GET /v1/memories/<key>, POST /v1/recall {query, limit}.
+import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import Database from "better-sqlite3";
 
-const [file, rowsFile] = process.argv.slice(2);
+const [file, rowsFile, processArg] = process.argv.slice(2);
+const processes = Number(processArg ?? 1);
 const db = new Database(file);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
@@ -33,11 +39,13 @@ const store = db.transaction((key, content) => {
   const { rowid } = insert.get(key, content);
   ftsInsert.run(rowid, content);
 });
-db.transaction(() => {
-  for (const line of readFileSync(rowsFile, "utf8").split("\n")) {
-    if (line) store(JSON.parse(line).key, JSON.parse(line).content);
-  }
-})();
+if (cluster.isPrimary) {
+  db.transaction(() => {
+    for (const line of readFileSync(rowsFile, "utf8").split("\n")) {
+      if (line) store(JSON.parse(line).key, JSON.parse(line).content);
+    }
+  })();
+}
 
 // Quoted terms joined by OR: no FTS5 syntax from the query reaches the parser.
 const matchOf = (query) =>
@@ -88,7 +96,29 @@ const server = createServer(async (request, response) => {
   }
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`);
-});
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+const announce = (port) => process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
+if (processes <= 1) {
+  server.listen(0, "127.0.0.1", () => announce(server.address().port));
+  process.on("SIGTERM", () => server.close(() => process.exit(0)));
+} else if (cluster.isPrimary) {
+  // Port 0 in a cluster would give each worker its own port: pick one, then share it.
+  const probe = createServer().listen(0, "127.0.0.1", () => {
+    const { port } = probe.address();
+    probe.close(() => {
+      let ready = 0;
+      for (let i = 0; i < processes; i += 1) {
+        cluster.fork({ REFERENCE_PORT: String(port) }).on("listening", () => {
+          ready += 1;
+          if (ready === processes) announce(port);
+        });
+      }
+    });
+  });
+  process.on("SIGTERM", () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill("SIGTERM");
+    process.exit(0);
+  });
+} else {
+  server.listen(Number(process.env.REFERENCE_PORT), "127.0.0.1");
+  process.on("SIGTERM", () => server.close(() => process.exit(0)));
+}

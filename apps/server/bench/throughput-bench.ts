@@ -1,6 +1,6 @@
 /**
  * Throughput benchmark, in one run: a reference server (reference-server.mjs: node:http + one
- * bare FTS5 query on SQLite, one process) against ours with 1 worker and with N workers, on
+ * bare FTS5 query on SQLite, in 1 process and in N) against ours with 1 worker and N workers, on
  * each backend of BENCH_BACKENDS, on real conversational text (LoCoMo turns, questions as
  * queries) and on the synthetic set of server-bench.ts at each size of BENCH_ENTRIES; then the
  * resident memory of each worker with the `local` embedder (SQLite).
@@ -134,24 +134,28 @@ async function benchBackend(set: BenchSet, backend: Backend, dir: string, result
 async function benchSet(set: BenchSet, results: Results): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "memory-throughput-"));
   try {
-    progress(`${set.name}: reference server`);
-    const reference = await launchReference(dir, set);
-    try {
-      const measured = await measure(reference.url, set, "ref", false);
-      const now = load();
-      for (const result of measured) {
-        results.rows.push({
-          ...result,
-          set: set.name,
-          entries: set.rows.length,
-          backend: "sqlite",
-          server: "reference (node:http + FTS5)",
-          processes: 1,
-          load: now,
-        });
+    // The reference in 1 process, then in N: how far N processes of the least a server can do
+    // scale on this machine beside the load generator, the ceiling ours' N workers meet.
+    for (const processes of [1, WORKERS]) {
+      progress(`${set.name}: reference server, ${processes} process(es)`);
+      const reference = await launchReference(dir, set, processes);
+      try {
+        const measured = await measure(reference.url, set, `ref${processes}`, false);
+        const now = load();
+        for (const result of measured) {
+          results.rows.push({
+            ...result,
+            set: set.name,
+            entries: set.rows.length,
+            backend: "sqlite",
+            server: `reference (node:http + FTS5), ${processes} process${processes > 1 ? "es" : ""}`,
+            processes,
+            load: now,
+          });
+        }
+      } finally {
+        await reference.stop();
       }
-    } finally {
-      await reference.stop();
     }
     for (const backend of BACKENDS) await benchBackend(set, backend, dir, results);
   } finally {
