@@ -4,8 +4,11 @@
  * recall p50 of a query of two rare words, and of the same query plus "plover" (in every entry:
  * it selects nothing, issue 29's case of a term counted over the whole namespace on every recall).
  *
- *   tsx bench/common-term.ts [--size 50000] [--queries 200] [--keep] [--reuse]
+ *   tsx bench/common-term.ts [--size 50000] [--queries 200] [--keep] [--reuse] [--cold]
  *
+ * `--cold`: before each timed recall (untimed) a store into another namespace changes the
+ * schema's change token, so the recall counts its terms' statistics again: the cost of a
+ * term's first use, and of every recall after a write.
  * Each timed pass follows one untimed pass over all queries. `--keep` leaves the schema `bench_common_<size>` for `--reuse` runs (e.g. before/after runs of
  * two checkouts on one data set). The hot cache is off, so every recall runs the keyword stage.
  */
@@ -19,6 +22,8 @@ const option = (name: string, fallback: number) =>
 const size = option("--size", 50_000);
 const queryCount = option("--queries", 200);
 const schema = `bench_common_${size}`;
+const cold = argv.includes("--cold");
+let writes = 0;
 const url =
   process.env.MEMORY_BENCH_POSTGRES_URL ??
   process.env.MEMORY_TEST_POSTGRES_URL ??
@@ -61,6 +66,8 @@ try {
   const time = async (texts: string[]) => {
     const times: number[] = [];
     for (const text of texts) {
+      if (cold)
+        await memory.store({ key: "write", content: `write ${writes++}`, namespace: "other" });
       const start = performance.now();
       await memory.recall(text, { mode: "bm25" });
       times.push(performance.now() - start);
@@ -70,7 +77,7 @@ try {
   };
   const rareP50 = await time(rare);
   const commonP50 = await time(common);
-  console.log(JSON.stringify({ size, queries: queryCount, rareP50, commonP50 }));
+  console.log(JSON.stringify({ size, queries: queryCount, cold, rareP50, commonP50 }));
 } finally {
   await memory.close();
   if (!argv.includes("--keep")) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

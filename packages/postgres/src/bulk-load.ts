@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Database } from "./database.js";
 import type { Tables } from "./filter-sql.js";
+import { refreshAfterImport } from "./import-statistics.js";
 import type { HnswOptions } from "./postgres-options.js";
 import {
   createHnswIndex,
@@ -45,6 +46,8 @@ export class BulkLoad {
   readonly #target: BulkTarget;
   readonly #eligible: BulkIndexes;
   #dropped: BulkIndexes | undefined;
+  /** Upserts the import's batches carried (written or not: a failed batch costs a no-op). */
+  #upserts = 0;
 
   private constructor(target: BulkTarget, eligible: BulkIndexes) {
     this.#target = target;
@@ -65,6 +68,7 @@ export class BulkLoad {
 
   /** Before a write batch of `size` upserts: drops the eligible indexes once the import is large. */
   async beforeBatch(size: number): Promise<void> {
+    this.#upserts += size;
     const eligible = this.#eligible;
     if (this.#dropped || size < BULK_BATCH_MIN || !(eligible.search || eligible.vectors)) return;
     this.#dropped = eligible;
@@ -76,10 +80,19 @@ export class BulkLoad {
   }
 
   /**
-   * Builds what was dropped, the two builds at once on two connections; each is parallel on
-   * the server too (max_parallel_maintenance_workers) when maintenance_work_mem holds the graph.
+   * Builds what was dropped, then leaves the search index and the planner's statistics ready
+   * for the recalls that follow (`refreshAfterImport`).
    */
   async finish(): Promise<void> {
+    await this.#rebuild();
+    if (this.#upserts > 0) await refreshAfterImport(this.#target);
+  }
+
+  /**
+   * The two builds at once on two connections; each is parallel on the server too
+   * (max_parallel_maintenance_workers) when maintenance_work_mem holds the graph.
+   */
+  async #rebuild(): Promise<void> {
     const dropped = this.#dropped;
     if (!dropped) return;
     const { db, schema, hnsw } = this.#target;

@@ -96,10 +96,14 @@ export async function createHnswIndex(
   );
 }
 
-/** The GIN index of the tsvector (also made by the migrations); a no-op when it exists. */
+/**
+ * The GIN index of the tsvector (also made by the migrations); a no-op when it exists. Its
+ * pending list is bounded as migration 10 bounds it (see 010-search-pending-list.ts).
+ */
 export async function createSearchIndex(client: pg.PoolClient, schema: string): Promise<void> {
   await client.query(
-    `CREATE INDEX IF NOT EXISTS memories_search ON ${schema}.memories USING gin (search)`,
+    `CREATE INDEX IF NOT EXISTS memories_search ON ${schema}.memories USING gin (search)
+       WITH (gin_pending_list_limit = 128)`,
   );
 }
 

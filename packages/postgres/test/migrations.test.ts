@@ -85,7 +85,7 @@ describe("postgres: migrations", () => {
   });
 
   it("upgrades a version 1 schema: every row kept, search terms filled, statistics built", async () => {
-    expect(SCHEMA_VERSION).toBe(9);
+    expect(SCHEMA_VERSION).toBe(10);
     const schema = schemas.next();
     const quoted = `"${schema}"`;
     // Version 1 exactly as the previous release left it: its migration, then rows written
@@ -129,13 +129,19 @@ describe("postgres: migrations", () => {
       const versions = await admin<{ version: number }>(
         `SELECT version FROM ${quoted}.memory_migrations ORDER BY version`,
       );
-      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       // Schema 7: category filters (collections: false) are answered from an index.
       const indexes = await admin<{ indexname: string }>(
         "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'memories_category'",
         [schema],
       );
       expect(indexes).toHaveLength(1);
+      // Schema 10: the search index's pending list is bounded (a search reads all of it).
+      const search = await admin<{ options: string[] | null }>(
+        "SELECT reloptions AS options FROM pg_class WHERE oid = to_regclass($1)",
+        [`${quoted}.memories_search`],
+      );
+      expect(search[0]?.options).toEqual(["gin_pending_list_limit=128"]);
       const stored = await admin<{
         id: string;
         namespace: string;

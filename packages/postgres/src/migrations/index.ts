@@ -8,6 +8,7 @@ import { decisionRecords } from "./006-decision-records.js";
 import { categoryIndex } from "./007-category-index.js";
 import { relations } from "./008-relations.js";
 import { usage } from "./009-usage.js";
+import { searchPendingList } from "./010-search-pending-list.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   categoryIndex,
   relations,
   usage,
+  searchPendingList,
 ];
 
 /** The newest schema version this package knows. */

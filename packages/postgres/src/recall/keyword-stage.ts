@@ -3,7 +3,6 @@ import type {
   KeywordStageRequest,
   KeywordStageResult,
   KeywordStatistics,
-  QueryTerm,
 } from "@memory/api";
 import {
   BM25_B,
@@ -18,42 +17,8 @@ import { INDEXED_COLUMNS, type IndexedRow, rowToIndexed } from "../entry-row.js"
 import { filterConditions, type Tables, whereClause } from "../filter-sql.js";
 import { anyTermQuery, searchable, termQuery } from "../search-terms.js";
 import { Params } from "../sql.js";
-
-/**
- * BM25 statistics of one namespace, in one statement: entries and total terms from
- * `namespace_stats` (kept by triggers), and each term's document frequency counted within the
- * namespace over the GIN index. Terms that cannot be lexemes count 0.
- */
-export async function namespaceStatistics(
-  db: Database,
-  tables: Tables,
-  namespace: string,
-  terms: readonly QueryTerm[],
-): Promise<KeywordStatistics> {
-  const usable = terms.map(searchable);
-  const queries = terms.filter((_, index) => usable[index]).map(termQuery);
-  const result = await db.query<{ documents: string; terms: string; df: string[] | null }>(
-    "recall",
-    `SELECT coalesce(s.documents, 0) AS documents, coalesce(s.terms, 0) AS terms,
-       CASE WHEN coalesce(s.documents, 0) > 0 THEN ARRAY(
-         SELECT (SELECT count(*) FROM ${tables.memories} m
-                 WHERE m.namespace = n.namespace AND m.search @@ q.query)
-         FROM unnest($2::tsquery[]) WITH ORDINALITY AS q(query, i) ORDER BY q.i) END AS df
-     FROM (SELECT $1::text AS namespace) AS n
-     LEFT JOIN ${tables.namespaceStats} s ON s.namespace = n.namespace`,
-    [namespace, queries],
-  );
-  const row = result.rows[0]!;
-  const documents = Number(row.documents);
-  const counted = (row.df ?? []).map(Number);
-  let next = 0;
-  const documentFrequency = usable.map((ok) => (ok ? (counted[next++] ?? 0) : 0));
-  return {
-    documents,
-    averageLength: documents > 0 ? Number(row.terms) / documents : 0,
-    documentFrequency,
-  };
-}
+import type { LexemeShares } from "./lexeme-shares.js";
+import { namespaceStatistics } from "./namespace-statistics.js";
 
 /**
  * The best `pool` entries under the whole filter that hold a selecting term. They are ranked
@@ -102,14 +67,18 @@ export async function keywordHits(
 
 /**
  * The keyword stage: statistics first (their IDF ranks the selection), then the hits. The
- * statistics are counted once per change token (`token`, read before counting): a common
- * term's count over the GIN index costs tens of milliseconds in a large namespace.
+ * statistics are counted once per change token (`token`, read before counting), and a common
+ * term's count stops at a cap (namespace-statistics.ts).
  */
 export async function keywordStage(
   db: Database,
   tables: Tables,
   request: KeywordStageRequest,
-  cache: { statistics: KeywordStatisticsCache; token: () => Promise<unknown> },
+  cache: {
+    statistics: KeywordStatisticsCache;
+    token: () => Promise<unknown>;
+    shares: LexemeShares;
+  },
 ): Promise<KeywordStageResult> {
   const { namespace } = request.filter;
   const statistics = await cachedStatistics(
@@ -117,7 +86,7 @@ export async function keywordStage(
     await cache.token(),
     namespace,
     request.terms,
-    (missing) => namespaceStatistics(db, tables, namespace, missing),
+    (missing) => namespaceStatistics(db, tables, cache.shares, namespace, missing),
   );
   const hits = await keywordHits(db, tables, request, statistics);
   return { hits, statistics };

@@ -17,6 +17,7 @@ import type { Tables } from "../filter-sql.js";
 import type { VectorState } from "../vector-store.js";
 import { likeEntries, recentEntries, sessionNeighbors, withEmbeddings } from "./entry-lookups.js";
 import { keywordStage } from "./keyword-stage.js";
+import { LexemeShares } from "./lexeme-shares.js";
 import { QueryEmbeddings } from "./query-embeddings.js";
 import { cosines, vectorHits } from "./vector-stage.js";
 
@@ -42,6 +43,7 @@ export class PostgresRecallStages implements RecallStages {
   readonly #options: PostgresStagesOptions;
   readonly #queries: QueryEmbeddings | undefined;
   readonly #statistics = new KeywordStatisticsCache();
+  readonly #shares = new LexemeShares();
 
   constructor(options: PostgresStagesOptions) {
     this.#options = options;
@@ -64,6 +66,7 @@ export class PostgresRecallStages implements RecallStages {
     return keywordStage(this.#options.db, this.#options.tables, request, {
       statistics: this.#statistics,
       token: () => this.changeToken(),
+      shares: this.#shares,
     });
   }
 
@@ -122,5 +125,6 @@ export class PostgresRecallStages implements RecallStages {
   clear(): void {
     this.#queries?.clear();
     this.#statistics.clear();
+    this.#shares.clear();
   }
 }
