@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { join, sep } from "node:path";
 import { ConflictError, DEFAULT_NAMESPACE, type MemoryEntry } from "@memory/api";
 import { editedText, type FileEdit } from "./file-edit.js";
+import { appendInPlace } from "./files/append-write.js";
 import { prepareFileAtomic } from "./files/atomic-write.js";
 import { decode, entries, isRegular, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
 import { formatEntryLine } from "./format/entry-line.js";
@@ -17,6 +18,7 @@ import {
   MEMORY_DIR,
   NAMESPACE_NAME_FILE,
   NAMESPACES_DIR,
+  STATE_DIR,
 } from "./format/layout.js";
 import {
   type FileProblem,
@@ -25,6 +27,7 @@ import {
 } from "./format/markdown-file.js";
 import { isSymbolicLink, refuseLinkedDirectory } from "./linked-directory.js";
 import { entryOfLine, stableId } from "./row-entry.js";
+import { appendedBytes, isAppendable, isAppendOnly, withAppendedLines } from "./tree-append.js";
 
 /** Where a recallable row comes from: a file and its lines (1-based, inclusive). */
 export interface RowSource {
@@ -53,6 +56,8 @@ export interface TreeFile {
   ino: number;
   ctimeMs: number;
   hash: string;
+  /** SHA-256 state after the file's bytes: an append extends the hash without reading the file. */
+  hasher: Hash;
   size: number;
   mtimeMs: number;
   parsed: ParsedMarkdown;
@@ -61,6 +66,13 @@ export interface TreeFile {
   entries: TreeRow[];
   chunks: TreeRow[];
   problems: FileProblem[];
+  /** An append changes nothing but its own lines (see `isAppendable`): it is made in place. */
+  appendable: boolean;
+  /**
+   * Set when the file only grew by appends of this process since it was last read: its hash
+   * then, and the rows appended since (the index takes only them).
+   */
+  appendedFrom?: { hash: string; rows: TreeRow[] };
 }
 
 export function sha256(data: Uint8Array | string): string {
@@ -140,23 +152,36 @@ export class MarkdownTree {
       }
       const { role, absolute } = cached;
       if (!role) continue;
-      const stat = stampOf(absolute);
+      let stat = stampOf(absolute);
       if (!stat) continue;
       const known = this.files.get(path);
       if (known && sameStamp(known, stat)) continue;
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(absolute);
-      } catch {
-        continue; // vanished between the walk and the read
+      let bytes: Buffer | undefined;
+      for (let attempt = 0; attempt < 5 && stat; attempt++) {
+        try {
+          bytes = readFileSync(absolute);
+        } catch {
+          bytes = undefined;
+          break; // vanished between the walk and the read
+        }
+        // Read without the lock: a writer's append may be landing; read again until the file
+        // stood still across the read, so a line written in part is not parsed.
+        const after = stampOf(absolute);
+        if (after && sameStamp(after, stat)) break;
+        stat = after;
       }
-      const hash = sha256(bytes);
+      if (!bytes || !stat) continue;
+      const hasher = createHash("sha256").update(bytes);
+      const hash = hasher.copy().digest("hex");
       if (known && known.hash === hash) {
         Object.assign(known, stat);
         continue;
       }
       const { text, invalid } = decode(bytes);
-      this.files.set(path, this.#build(path, namespace, inner, role, text, invalid, hash, stat));
+      this.files.set(
+        path,
+        this.#build(path, namespace, inner, role, text, invalid, { hash, hasher }, stat),
+      );
       changed.push(path);
     }
     for (const path of [...this.files.keys()]) {
@@ -176,7 +201,7 @@ export class MarkdownTree {
     role: FileRole,
     text: string,
     invalidUtf8: boolean,
-    hash: string,
+    digest: { hash: string; hasher: Hash },
     stat: Stamp,
   ): TreeFile {
     const parsed = parseMarkdownFile(text, role);
@@ -218,19 +243,20 @@ export class MarkdownTree {
         },
       };
     });
-    return {
+    const file = {
       path,
       namespace,
       inner,
       role,
       ...stat,
-      hash,
+      ...digest,
       parsed,
       invalidUtf8,
       entries: rows,
       chunks,
       problems: problems.sort((a, b) => a.line - b.line),
     };
+    return { ...file, appendable: isAppendable(file) };
   }
 
   #index(): void {
@@ -312,7 +338,16 @@ export class MarkdownTree {
     titles: Map<string, string>,
     beforeCommit?: () => void,
   ): boolean {
-    const planned: { path: string; known: TreeFile | undefined; text: string | undefined }[] = [];
+    interface Plan {
+      path: string;
+      known: TreeFile | undefined;
+      edit: FileEdit;
+      /** The whole new text (undefined: the file is deleted), for a rewrite. */
+      text?: string | undefined;
+      /** The bytes appended in place, for a new line at the end of an appendable file. */
+      append?: Buffer;
+    }
+    const planned: Plan[] = [];
     for (const [path, edit] of edits) {
       const known = this.files.get(path);
       if (known?.invalidUtf8) {
@@ -321,22 +356,38 @@ export class MarkdownTree {
         );
       }
       refuseLinkedDirectory(this.root, path);
-      planned.push({ path, known, text: editedText(known?.parsed, edit, titles.get(path)) });
+      // A new line at the end is appended in place: its cost does not grow with the file.
+      if (known && isAppendOnly(known, edit))
+        planned.push({ path, known, edit, append: appendedBytes(known, edit) });
+      else
+        planned.push({
+          path,
+          known,
+          edit,
+          text: editedText(known?.parsed, edit, titles.get(path)),
+        });
     }
     // Written and flushed first; each is then checked and renamed at once (the CAS window is a
     // read and a rename, not a write and an fsync).
     const prepared = planned.map((plan) =>
-      plan.text === undefined
+      plan.append !== undefined || plan.text === undefined
         ? undefined
         : prepareFileAtomic(join(this.root, plan.path), plan.text),
     );
+    let rewritten = false;
     try {
       // Inside the try: a hook that throws must not leave the prepared temporary files behind.
       beforeCommit?.();
       for (const [at, plan] of planned.entries()) {
         // Files already replaced stay so (each is consistent); the caller plans the write again
         // against what the files hold now, which completes it.
+        if (plan.append !== undefined && plan.known !== undefined) {
+          // The compare-and-swap is on the file's stamp, taken again on the open file.
+          if (!this.#appended(plan.known, plan.edit, plan.append)) return false;
+          continue;
+        }
         if (!this.#unchanged(plan.path, plan.known)) return false;
+        rewritten = true;
         const absolute = join(this.root, plan.path);
         const write = prepared[at];
         if (write) write.commit();
@@ -349,7 +400,40 @@ export class MarkdownTree {
     } finally {
       for (const write of prepared) write?.abort();
     }
-    this.refresh();
+    // Appends updated the parsed files themselves; rewritten files are read again.
+    if (rewritten) this.refresh();
+    return true;
+  }
+
+  /**
+   * Appends in place and takes the new lines into the parsed file and the rows without reading
+   * the file again; false, nothing written, when the file changed since it was parsed.
+   */
+  #appended(known: TreeFile, edit: FileEdit, bytes: Buffer): boolean {
+    const result = appendInPlace(this.root, join(this.root, STATE_DIR), known.path, bytes, known);
+    if (!result) return false;
+    const next = result.alone ? withAppendedLines(known, edit, bytes, result.stamp) : undefined;
+    if (!next) {
+      // Someone wrote beside the lock, or a line reads unexpectedly: read the file again.
+      this.files.delete(known.path);
+      this.refresh();
+      return true;
+    }
+    this.files.set(known.path, next);
+    const fresh = this.#rowsGeneration === this.generation;
+    this.generation++;
+    const added = next.entries.slice(-edit.append.length);
+    const keys = this.#rows.get(next.namespace);
+    // New keys (no line of the namespace holds them, no chunk has their name) join the rows
+    // as they are; anything else rebuilds the rows from the files at the next read.
+    if (
+      fresh &&
+      keys !== undefined &&
+      added.every((row) => !keys.has(row.entry.key) && !row.entry.key.includes("#"))
+    ) {
+      for (const row of added) keys.set(row.entry.key, { ...row, duplicates: [] });
+      this.#rowsGeneration = this.generation;
+    } else next.appendedFrom = undefined;
     return true;
   }
 
