@@ -1,7 +1,7 @@
 import type { FileEdit } from "./file-edit.js";
 import type { Stamp } from "./files/file-stamp.js";
 import { looksLikeEntry, parseEntryLine } from "./format/entry-line.js";
-import { dominantEol, type FoundEntry } from "./format/markdown-file.js";
+import type { FoundEntry } from "./format/markdown-file.js";
 import type { TreeFile, TreeRow } from "./markdown-tree.js";
 import { entryOfLine } from "./row-entry.js";
 
@@ -31,19 +31,15 @@ export function isAppendable(file: {
 }
 
 /** An edit that only appends lines to a file that exists and can take them in place. */
-export function isAppendOnly(known: TreeFile | undefined, edit: FileEdit): boolean {
+export function isAppendOnly(known: TreeFile, edit: FileEdit): boolean {
   return (
-    known !== undefined &&
-    known.appendable &&
-    edit.replace.size === 0 &&
-    edit.remove.size === 0 &&
-    edit.append.length > 0
+    known.appendable && edit.replace.size === 0 && edit.remove.size === 0 && edit.append.length > 0
   );
 }
 
 /** The bytes an append-only edit adds: a line break first when the file's last line has none. */
 export function appendedBytes(known: TreeFile, edit: FileEdit): Buffer {
-  const eol = dominantEol(known.parsed.lines);
+  const { eol } = known.parsed;
   const last = known.parsed.lines.at(-1);
   let text = last && last.eol === "" ? eol : "";
   for (const line of edit.append) text += line + eol;
@@ -61,7 +57,7 @@ export function withAppendedLines(
   bytes: Uint8Array,
   stamp: Stamp,
 ): TreeFile | undefined {
-  const eol = dominantEol(known.parsed.lines);
+  const { eol } = known.parsed;
   const rows: TreeRow[] = [];
   const found: FoundEntry[] = [];
   let number = known.parsed.lines.length;

@@ -38,6 +38,8 @@ export interface ParsedMarkdown {
   chunks: FreeTextChunk[];
   /** The last line is inside a fenced code block: a line appended there would not be an entry. */
   endsInFence: boolean;
+  /** The line break most used (`dominantEol`), which lines appended to the file get. */
+  eol: string;
 }
 
 /** Chunking of free text: about 400 tokens with 80 of overlap (the reference systems' values). */
@@ -120,7 +122,8 @@ export function parseMarkdownFile(text: string, role: FileRole): ParsedMarkdown 
     free.push(line);
   });
   const chunks = freeTextChunks(free);
-  return { bom, lines, entries, problems, chunks, endsInFence: fence !== undefined };
+  const eol = dominantEol(lines);
+  return { bom, lines, entries, problems, chunks, endsInFence: fence !== undefined, eol };
 }
 
 /** Heading-aware chunks of the free text, entry lines blanked so line numbers stay true. */
