@@ -27,7 +27,13 @@ import {
 } from "./format/markdown-file.js";
 import { isSymbolicLink, refuseLinkedDirectory } from "./linked-directory.js";
 import { entryOfLine, stableId } from "./row-entry.js";
-import { appendedBytes, isAppendable, isAppendOnly, withAppendedLines } from "./tree-append.js";
+import {
+  appendedBytes,
+  grownFile,
+  isAppendable,
+  isAppendOnly,
+  withAppendedLines,
+} from "./tree-append.js";
 
 /** Where a recallable row comes from: a file and its lines (1-based, inclusive). */
 export interface RowSource {
@@ -171,6 +177,14 @@ export class MarkdownTree {
         stat = after;
       }
       if (!bytes || !stat) continue;
+      // Grown by appends of another process (another server worker): parse only the new lines.
+      const grown = known && grownFile(known, bytes, stat);
+      if (grown) {
+        this.files.set(path, grown.file);
+        this.#addRows(grown.file, grown.added);
+        changed.push(path);
+        continue;
+      }
       const hasher = createHash("sha256").update(bytes);
       const hash = hasher.copy().digest("hex");
       if (known && known.hash === hash) {
@@ -182,15 +196,16 @@ export class MarkdownTree {
         path,
         this.#build(path, namespace, inner, role, text, invalid, { hash, hasher }, stat),
       );
+      this.generation++;
       changed.push(path);
     }
     for (const path of [...this.files.keys()]) {
       if (!seen.has(path)) {
         this.files.delete(path);
+        this.generation++;
         changed.push(path);
       }
     }
-    if (changed.length > 0) this.generation++;
     return changed;
   }
 
@@ -419,10 +434,15 @@ export class MarkdownTree {
       this.refresh();
       return true;
     }
-    this.files.set(known.path, next);
+    this.files.set(known.path, next.file);
+    this.#addRows(next.file, next.added);
+    return true;
+  }
+
+  /** Takes rows appended to a file into the rows by namespace (bumping the generation). */
+  #addRows(next: TreeFile, added: TreeRow[]): void {
     const fresh = this.#rowsGeneration === this.generation;
     this.generation++;
-    const added = next.entries.slice(-edit.append.length);
     const keys = this.#rows.get(next.namespace);
     // New keys (no line of the namespace holds them, no chunk has their name) join the rows
     // as they are; anything else rebuilds the rows from the files at the next read.
@@ -434,7 +454,6 @@ export class MarkdownTree {
       for (const row of added) keys.set(row.entry.key, { ...row, duplicates: [] });
       this.#rowsGeneration = this.generation;
     } else next.appendedFrom = undefined;
-    return true;
   }
 
   /** True when the file still has the content it was parsed with (or is still absent). */

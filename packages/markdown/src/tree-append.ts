@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import type { FileEdit } from "./file-edit.js";
 import type { Stamp } from "./files/file-stamp.js";
 import { looksLikeEntry, parseEntryLine } from "./format/entry-line.js";
-import type { FoundEntry } from "./format/markdown-file.js";
+import { type FileLine, type FoundEntry, splitLines } from "./format/markdown-file.js";
 import type { TreeFile, TreeRow } from "./markdown-tree.js";
 import { entryOfLine } from "./row-entry.js";
 
@@ -47,21 +48,65 @@ export function appendedBytes(known: TreeFile, edit: FileEdit): Buffer {
 }
 
 /**
- * The file after `edit.append` was appended in place, its new lines parsed alone (the rest of
- * the file is as it was: see {@link isAppendable}); undefined when a new line does not read as a
- * whole, valid entry with its own time, and the file must then be read again.
+ * The file after `edit.append` was appended in place by this process (see `appendedLines`).
  */
 export function withAppendedLines(
   known: TreeFile,
   edit: FileEdit,
   bytes: Uint8Array,
   stamp: Stamp,
-): TreeFile | undefined {
+): { file: TreeFile; added: TreeRow[] } | undefined {
   const { eol } = known.parsed;
-  const rows: TreeRow[] = [];
+  const lines = edit.append.map((text) => ({ text, eol }));
+  return appendedLines(known, lines, bytes, stamp, true);
+}
+
+/**
+ * The file read again after another process (or an editor) only appended whole lines to it, as
+ * this package does: same inode, the bytes it was parsed from unchanged (their hash), then new
+ * lines ending with a line break. Only the new lines are parsed; undefined when it did anything
+ * else, or a new line does not read as a whole entry (the file is then parsed whole).
+ */
+export function grownFile(
+  known: TreeFile,
+  bytes: Buffer,
+  stamp: Stamp,
+): { file: TreeFile; added: TreeRow[] } | undefined {
+  if (!known.appendable || stamp.ino !== known.ino || bytes.length <= known.size) return undefined;
+  if (known.parsed.lines.at(-1)?.eol === "") return undefined;
+  const prefix = createHash("sha256").update(bytes.subarray(0, known.size));
+  if (prefix.digest("hex") !== known.hash) return undefined;
+  const tail = bytes.subarray(known.size);
+  let text: string;
+  try {
+    text = strict.decode(tail);
+  } catch {
+    return undefined;
+  }
+  const lines = splitLines(text);
+  if (lines.length === 0 || lines.at(-1)?.eol === "") return undefined;
+  return appendedLines(known, lines, tail, stamp, false);
+}
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The file with `lines` appended (`bytes` are theirs), its new lines parsed alone (the rest of
+ * the file is as it was: see {@link isAppendable}); undefined when a new line does not read as a
+ * whole, valid entry with its own time. `endLast`: the file's last line gets a line break first
+ * (an append of this process adds one when it has none).
+ */
+function appendedLines(
+  known: TreeFile,
+  lines: FileLine[],
+  bytes: Uint8Array,
+  stamp: Stamp,
+  endLast: boolean,
+): { file: TreeFile; added: TreeRow[] } | undefined {
+  const added: TreeRow[] = [];
   const found: FoundEntry[] = [];
   let number = known.parsed.lines.length;
-  for (const text of edit.append) {
+  for (const { text } of lines) {
     number++;
     if (!looksLikeEntry(text)) return undefined;
     const parsed = parseEntryLine(text, known.role.daily);
@@ -72,7 +117,7 @@ export function withAppendedLines(
     });
     if (!entry || broken) return undefined;
     found.push({ ...parsed, line: number });
-    rows.push({
+    added.push({
       entry,
       kind: "entry",
       source: { path: known.path, startLine: number, endLine: number },
@@ -80,19 +125,20 @@ export function withAppendedLines(
     });
   }
   // The arrays grow in place (O(new lines)): the previous TreeFile object is dropped with them.
-  const lines = known.parsed.lines;
-  const last = lines.at(-1);
-  if (last && last.eol === "") last.eol = eol;
-  for (const text of edit.append) lines.push({ text, eol });
+  const all = known.parsed.lines;
+  const last = all.at(-1);
+  if (endLast && last && last.eol === "") last.eol = known.parsed.eol;
+  all.push(...lines);
   known.parsed.entries.push(...found);
-  known.entries.push(...rows);
+  known.entries.push(...added);
   known.hasher.update(bytes);
-  return {
+  const file: TreeFile = {
     ...known,
     ...stamp,
     hash: known.hasher.copy().digest("hex"),
-    appendedFrom: appendedSince(known, rows),
+    appendedFrom: appendedSince(known, added),
   };
+  return { file, added };
 }
 
 /** Past this many rows appended and not yet indexed (no index), the file is indexed whole. */

@@ -168,4 +168,24 @@ describe("a new entry at the end of a file is appended in place", () => {
     expect(found.map((entry) => entry.key)).toEqual(["kept"]);
     expect(await memory.indexStatus()).toMatchObject({ current: true });
   });
+
+  it("reads only the lines another instance appended, and a changed file whole", async () => {
+    const root = tempDir();
+    await using writer = createMarkdownMemory({ root, logger: () => {} });
+    await using reader = createMarkdownMemory({ root, logger: () => {} });
+    await writer.importEntries([daily("a", "The user sails")]);
+    expect((await reader.list({ limit: 10 })).map((entry) => entry.key)).toEqual(["a"]);
+    await writer.importEntries([daily("b", "The user rows", "10:00:00")]);
+    expect((await reader.list({ limit: 10 })).map((entry) => entry.key).sort()).toEqual(["a", "b"]);
+    expect((await reader.recall("rows", { mode: "bm25" }))[0]?.key).toBe("b");
+    // An edit of an earlier line that also makes the file longer is no append: read whole.
+    const file = join(root, DAILY);
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("The user sails", "The user sails a long boat"),
+    );
+    const sails = await reader.get("a");
+    expect(sails?.content).toBe("The user sails a long boat");
+    expect(await reader.indexStatus()).toMatchObject({ current: true });
+  });
 });
