@@ -1,31 +1,19 @@
 import { createHash, type Hash } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { join, sep } from "node:path";
-import { ConflictError, DEFAULT_NAMESPACE, type MemoryEntry } from "@memory/api";
+import { ConflictError, type MemoryEntry } from "@memory/api";
 import { editedText, type FileEdit } from "./file-edit.js";
 import { appendInPlace } from "./files/append-write.js";
 import { prepareFileAtomic } from "./files/atomic-write.js";
-import { decode, entries, isRegular, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
+import { decode, readStable, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
 import { formatEntryLine } from "./format/entry-line.js";
-import {
-  CORE_FILE,
-  dateOf,
-  decodeNamespace,
-  type FileRole,
-  fileRole,
-  fileTitle,
-  isHashedNamespace,
-  MEMORY_DIR,
-  NAMESPACE_NAME_FILE,
-  NAMESPACES_DIR,
-  STATE_DIR,
-} from "./format/layout.js";
+import { dateOf, type FileRole, fileRole, fileTitle, STATE_DIR } from "./format/layout.js";
 import {
   type FileProblem,
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "./format/markdown-file.js";
-import { isSymbolicLink, refuseLinkedDirectory } from "./linked-directory.js";
+import { refuseLinkedDirectory } from "./linked-directory.js";
 import { entryOfLine, stableId } from "./row-entry.js";
 import {
   appendedBytes,
@@ -34,6 +22,7 @@ import {
   isAppendOnly,
   withAppendedLines,
 } from "./tree-append.js";
+import { walkTree } from "./tree-walk.js";
 
 /** Where a recallable row comes from: a file and its lines (1-based, inclusive). */
 export interface RowSource {
@@ -105,51 +94,11 @@ export class MarkdownTree {
     this.root = root;
   }
 
-  /** Every Markdown file of the tree, as (relative path, namespace, inner path). */
-  #walk(): { path: string; namespace: string; inner: string }[] {
-    const found: { path: string; namespace: string; inner: string }[] = [];
-    const collect = (dir: string, namespace: string) => {
-      const prefix = dir === "" ? "" : `${dir}/`;
-      const core = join(this.root, prefix, CORE_FILE);
-      if (isRegular(core))
-        found.push({ path: `${prefix}${CORE_FILE}`, namespace, inner: CORE_FILE });
-      const visit = (relative: string) => {
-        for (const item of entries(join(this.root, prefix, relative))) {
-          if (item.name.startsWith(".")) continue; // temp files, state
-          const inner = `${relative}/${item.name}`;
-          if (item.isDirectory()) visit(inner);
-          else if (item.isFile() && item.name.endsWith(".md"))
-            found.push({ path: `${prefix}${inner}`, namespace, inner });
-        }
-      };
-      // Linked folders are not followed (nested ones are not directories to readdir's Dirent):
-      // a namespace's memory/ linked to another's would show that namespace's entries.
-      if (!isSymbolicLink(join(this.root, prefix, MEMORY_DIR))) visit(MEMORY_DIR);
-    };
-    collect("", DEFAULT_NAMESPACE);
-    const namespaces = join(this.root, NAMESPACES_DIR);
-    for (const item of isSymbolicLink(namespaces) ? [] : entries(namespaces)) {
-      if (!item.isDirectory()) continue;
-      let namespace = decodeNamespace(item.name);
-      if (namespace === undefined && isHashedNamespace(item.name)) {
-        try {
-          namespace = readFileSync(
-            join(this.root, NAMESPACES_DIR, item.name, NAMESPACE_NAME_FILE),
-            "utf8",
-          );
-        } catch {}
-      }
-      if (namespace === undefined || namespace === DEFAULT_NAMESPACE) continue;
-      collect(`${NAMESPACES_DIR}/${item.name}`, namespace);
-    }
-    return found;
-  }
-
   /** Re-reads what changed on disk. Returns the paths whose content changed (or vanished). */
   refresh(): string[] {
     const changed: string[] = [];
     const seen = new Set<string>();
-    for (const { path, namespace, inner } of this.#walk()) {
+    for (const { path, namespace, inner } of walkTree(this.root)) {
       seen.add(path);
       let cached = this.#roles.get(path);
       if (cached === undefined) {
@@ -162,21 +111,10 @@ export class MarkdownTree {
       if (!stat) continue;
       const known = this.files.get(path);
       if (known && sameStamp(known, stat)) continue;
-      let bytes: Buffer | undefined;
-      for (let attempt = 0; attempt < 5 && stat; attempt++) {
-        try {
-          bytes = readFileSync(absolute);
-        } catch {
-          bytes = undefined;
-          break; // vanished between the walk and the read
-        }
-        // Read without the lock: a writer's append may be landing; read again until the file
-        // stood still across the read, so a line written in part is not parsed.
-        const after = stampOf(absolute);
-        if (after && sameStamp(after, stat)) break;
-        stat = after;
-      }
-      if (!bytes || !stat) continue;
+      const read = readStable(absolute, stat);
+      if (!read) continue; // vanished between the walk and the read
+      const { bytes } = read;
+      stat = read.stamp;
       // Grown by appends of another process (another server worker): parse only the new lines.
       const grown = known && grownFile(known, bytes, stat);
       if (grown) {
