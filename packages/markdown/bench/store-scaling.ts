@@ -1,12 +1,13 @@
 /**
- * pnpm --filter @memory/markdown bench:stores [-- --entries 10000 --stores 300 --concurrency 16]
+ * pnpm --filter @memory/markdown bench:stores [-- --entries 10000 --stores 300 --concurrency 16 --writers 1]
  *
  * Not a test: what a store costs as the day's file grows, the way the server benchmark fills
  * a tree (apps/server/bench/throughput-bench.ts): `entries` rows imported without dates, so all
  * of them land in today's daily file, 1,000 per `importEntries` call (one `POST /v1/import`
  * each); then `stores` new daily entries stored by `concurrency` callers at once, with the index
- * and the watcher on (what `memory serve` runs), keyword-only. Prints import rows/s, stores/s,
- * store p50/p99 and the size of today's file.
+ * and the watcher on (what `memory serve` runs), keyword-only. `--writers 2`: the stores take
+ * turns between two instances over the tree (as two server workers do; each must take in the
+ * other's appends). Prints import rows/s, stores/s, store p50/p99 and the size of today's file.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -20,6 +21,7 @@ const option = (name: string, fallback: number) =>
 const ENTRIES = option("entries", 10_000);
 const STORES = option("stores", 300);
 const CONCURRENCY = option("concurrency", 16);
+const WRITERS = option("writers", 1);
 
 const random = seededRandom(7);
 const WORDS = Array.from({ length: 2000 }, (_, i) => `w${i.toString(36)}`);
@@ -44,6 +46,12 @@ try {
     await memory.importEntries(rows);
   }
   const importSeconds = (performance.now() - importStarted) / 1000;
+  const writers = [memory];
+  for (let i = 1; i < WRITERS; i++) {
+    const other = createMarkdownMemory({ root, watch: true, logger: () => {} });
+    await other.list({ limit: 1 });
+    writers.push(other);
+  }
   const times: number[] = [];
   let next = 0;
   const storesStarted = performance.now();
@@ -52,7 +60,8 @@ try {
       while (next < STORES) {
         const i = next++;
         const started = performance.now();
-        await memory.store({ key: `new-${i}`, content: sentence(16), category: "daily" });
+        const writer = writers[i % writers.length] ?? memory;
+        await writer.store({ key: `new-${i}`, content: sentence(16), category: "daily" });
         times.push(performance.now() - started);
       }
     }),
@@ -67,6 +76,7 @@ try {
       importRowsPerSecond: Math.round(ENTRIES / importSeconds),
       stores: STORES,
       concurrency: CONCURRENCY,
+      writers: WRITERS,
       storesPerSecond: Number((STORES / storeSeconds).toFixed(1)),
       storeP50Ms: Number(percentile(times, 50).toFixed(1)),
       storeP99Ms: Number(percentile(times, 99).toFixed(1)),
@@ -75,7 +85,7 @@ try {
       load: loadavg()[0]?.toFixed(2),
     }),
   );
-  await memory.close();
+  for (const writer of writers) await writer.close();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

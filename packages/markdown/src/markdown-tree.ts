@@ -40,6 +40,17 @@ export interface TreeRow {
   duplicates: RowSource[];
 }
 
+/**
+ * Rows appended to a file since it was read whole: `hash` is the file's hash before them, and
+ * each step the hash after an append and how many rows had come by then, so the index can take
+ * the rows after whichever of those versions it holds (another process may have indexed some).
+ */
+export interface AppendedRows {
+  hash: string;
+  rows: TreeRow[];
+  steps: { hash: string; rows: number }[];
+}
+
 /** One Markdown file of the tree, parsed. */
 export interface TreeFile {
   /** Relative to the root, `/` separators. */
@@ -67,7 +78,7 @@ export interface TreeFile {
    * Set when the file only grew by appends of this process since it was last read: its hash
    * then, and the rows appended since (the index takes only them).
    */
-  appendedFrom?: { hash: string; rows: TreeRow[] };
+  appendedFrom?: AppendedRows;
 }
 
 export function sha256(data: Uint8Array | string): string {

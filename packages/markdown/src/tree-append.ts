@@ -3,7 +3,7 @@ import type { FileEdit } from "./file-edit.js";
 import type { Stamp } from "./files/file-stamp.js";
 import { looksLikeEntry, parseEntryLine } from "./format/entry-line.js";
 import { type FileLine, type FoundEntry, splitLines } from "./format/markdown-file.js";
-import type { TreeFile, TreeRow } from "./markdown-tree.js";
+import type { AppendedRows, TreeFile, TreeRow } from "./markdown-tree.js";
 import { entryOfLine } from "./row-entry.js";
 
 /**
@@ -132,11 +132,12 @@ function appendedLines(
   known.parsed.entries.push(...found);
   known.entries.push(...added);
   known.hasher.update(bytes);
+  const hash = known.hasher.copy().digest("hex");
   const file: TreeFile = {
     ...known,
     ...stamp,
-    hash: known.hasher.copy().digest("hex"),
-    appendedFrom: appendedSince(known, added),
+    hash,
+    appendedFrom: appendedSince(known, added, hash),
   };
   return { file, added };
 }
@@ -144,11 +145,11 @@ function appendedLines(
 /** Past this many rows appended and not yet indexed (no index), the file is indexed whole. */
 const MAX_PENDING_ROWS = 10_000;
 
-/** The rows appended since the index last took the file: the previous ones, then these. */
-function appendedSince(known: TreeFile, rows: TreeRow[]): TreeFile["appendedFrom"] {
-  const previous = known.appendedFrom;
-  if (!previous) return { hash: known.hash, rows };
+/** The rows appended since the file was read whole: the previous ones, then these. */
+function appendedSince(known: TreeFile, rows: TreeRow[], hash: string): AppendedRows | undefined {
+  const previous = known.appendedFrom ?? { hash: known.hash, rows: [], steps: [] };
   if (previous.rows.length + rows.length > MAX_PENDING_ROWS) return undefined;
   previous.rows.push(...rows);
+  previous.steps.push({ hash, rows: previous.rows.length });
   return previous;
 }

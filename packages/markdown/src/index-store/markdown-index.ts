@@ -69,17 +69,22 @@ function appendedFiles(
   tree: MarkdownTree,
   hashes: Map<string, string>,
   vectors: Map<string, ArrayLike<number>> | undefined,
-): TreeFile[] | undefined {
-  const changed: TreeFile[] = [];
+): { file: TreeFile; rows: TreeRow[] }[] | undefined {
+  const changed: { file: TreeFile; rows: TreeRow[] }[] = [];
   const appendedIds = new Set<string>();
   for (const file of tree.files.values()) {
     const recorded = hashes.get(file.path);
     if (recorded === file.hash) continue;
-    if (recorded === undefined || file.appendedFrom?.hash !== recorded) return undefined;
-    changed.push(file);
+    const appended = file.appendedFrom;
+    if (recorded === undefined || !appended) return undefined;
+    // The rows after the version the index holds: all of them, or those after a step.
+    const from =
+      appended.hash === recorded ? 0 : appended.steps.find((step) => step.hash === recorded)?.rows;
+    if (from === undefined) return undefined;
+    const rows = appended.rows.slice(from);
+    changed.push({ file, rows });
     if (vectors)
-      for (const row of file.appendedFrom.rows)
-        appendedIds.add(identity(row.entry.namespace, row.entry.key));
+      for (const row of rows) appendedIds.add(identity(row.entry.namespace, row.entry.key));
   }
   if (hashes.size > tree.files.size) return undefined;
   for (const path of hashes.keys()) if (!tree.files.has(path)) return undefined;
@@ -185,6 +190,10 @@ export class MarkdownIndex {
     }
     const vectors = written?.vectors;
     const hashes = this.#hashes();
+    // A file the index already holds as it is (another process indexed its appends) has
+    // nothing pending: its next appends start from this hash.
+    for (const file of tree.files.values())
+      if (file.appendedFrom && hashes.get(file.path) === file.hash) file.appendedFrom = undefined;
     const appended = appendedFiles(tree, hashes, vectors);
     if (appended) {
       await this.#syncAppended(appended, written);
@@ -236,12 +245,15 @@ export class MarkdownIndex {
    * The index after appends only (the usual store): the appended rows are upserted and recorded,
    * nothing else is read, so its cost does not grow with the files.
    */
-  async #syncAppended(files: TreeFile[], written: WrittenVectors | undefined): Promise<void> {
+  async #syncAppended(
+    files: { file: TreeFile; rows: TreeRow[] }[],
+    written: WrittenVectors | undefined,
+  ): Promise<void> {
     const upserts: EntryUpsert[] = [];
     const updates: FileUpdate[] = [];
-    for (const file of files) {
+    for (const { file, rows: appended } of files) {
       const rows: Record<string, string> = {};
-      for (const row of file.appendedFrom?.rows ?? []) {
+      for (const row of appended) {
         const id = identity(row.entry.namespace, row.entry.key);
         rows[id] = rowHash(row.entry);
         upserts.push(upsertOf(row.entry, written?.vectors.get(id)));
@@ -250,7 +262,7 @@ export class MarkdownIndex {
     }
     await this.#apply(new Set(), new Set(), upserts, written?.fingerprint);
     this.#record(updates, []);
-    for (const file of files) file.appendedFrom = undefined;
+    for (const { file } of files) file.appendedFrom = undefined;
   }
 
   /** Records files' hashes and rows (all of them, or added ones) and forgets removed files. */
