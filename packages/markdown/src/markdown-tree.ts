@@ -75,8 +75,8 @@ export interface TreeFile {
   /** An append changes nothing but its own lines (see `isAppendable`): it is made in place. */
   appendable: boolean;
   /**
-   * Set when the file only grew by appends of this process since it was last read: its hash
-   * then, and the rows appended since (the index takes only them).
+   * Set when the file only grew by appends since it was last read whole (this process's, or
+   * another's read as new lines), until the index takes them: the index then upserts only them.
    */
   appendedFrom?: AppendedRows;
 }
