@@ -1,30 +1,28 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { join, sep } from "node:path";
-import { ConflictError, DEFAULT_NAMESPACE, type MemoryEntry } from "@memory/api";
+import { ConflictError, type MemoryEntry } from "@memory/api";
 import { editedText, type FileEdit } from "./file-edit.js";
+import { appendInPlace } from "./files/append-write.js";
 import { prepareFileAtomic } from "./files/atomic-write.js";
-import { decode, entries, isRegular, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
+import { decode, readStable, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
 import { formatEntryLine } from "./format/entry-line.js";
-import {
-  CORE_FILE,
-  dateOf,
-  decodeNamespace,
-  type FileRole,
-  fileRole,
-  fileTitle,
-  isHashedNamespace,
-  MEMORY_DIR,
-  NAMESPACE_NAME_FILE,
-  NAMESPACES_DIR,
-} from "./format/layout.js";
+import { dateOf, type FileRole, fileRole, fileTitle, STATE_DIR } from "./format/layout.js";
 import {
   type FileProblem,
   type ParsedMarkdown,
   parseMarkdownFile,
 } from "./format/markdown-file.js";
-import { isSymbolicLink, refuseLinkedDirectory } from "./linked-directory.js";
+import { refuseLinkedDirectory } from "./linked-directory.js";
 import { entryOfLine, stableId } from "./row-entry.js";
+import {
+  appendedBytes,
+  grownFile,
+  isAppendable,
+  isAppendOnly,
+  withAppendedLines,
+} from "./tree-append.js";
+import { walkTree } from "./tree-walk.js";
 
 /** Where a recallable row comes from: a file and its lines (1-based, inclusive). */
 export interface RowSource {
@@ -42,6 +40,17 @@ export interface TreeRow {
   duplicates: RowSource[];
 }
 
+/**
+ * Rows appended to a file since it was read whole: `hash` is the file's hash before them, and
+ * each step the hash after an append and how many rows had come by then, so the index can take
+ * the rows after whichever of those versions it holds (another process may have indexed some).
+ */
+export interface AppendedRows {
+  hash: string;
+  rows: TreeRow[];
+  steps: { hash: string; rows: number }[];
+}
+
 /** One Markdown file of the tree, parsed. */
 export interface TreeFile {
   /** Relative to the root, `/` separators. */
@@ -53,6 +62,8 @@ export interface TreeFile {
   ino: number;
   ctimeMs: number;
   hash: string;
+  /** SHA-256 state after the file's bytes: an append extends the hash without reading the file. */
+  hasher: Hash;
   size: number;
   mtimeMs: number;
   parsed: ParsedMarkdown;
@@ -61,6 +72,13 @@ export interface TreeFile {
   entries: TreeRow[];
   chunks: TreeRow[];
   problems: FileProblem[];
+  /** An append changes nothing but its own lines (see `isAppendable`): it is made in place. */
+  appendable: boolean;
+  /**
+   * Set when the file only grew by appends since it was last read whole (this process's, or
+   * another's read as new lines), until the index takes them: the index then upserts only them.
+   */
+  appendedFrom?: AppendedRows;
 }
 
 export function sha256(data: Uint8Array | string): string {
@@ -87,51 +105,11 @@ export class MarkdownTree {
     this.root = root;
   }
 
-  /** Every Markdown file of the tree, as (relative path, namespace, inner path). */
-  #walk(): { path: string; namespace: string; inner: string }[] {
-    const found: { path: string; namespace: string; inner: string }[] = [];
-    const collect = (dir: string, namespace: string) => {
-      const prefix = dir === "" ? "" : `${dir}/`;
-      const core = join(this.root, prefix, CORE_FILE);
-      if (isRegular(core))
-        found.push({ path: `${prefix}${CORE_FILE}`, namespace, inner: CORE_FILE });
-      const visit = (relative: string) => {
-        for (const item of entries(join(this.root, prefix, relative))) {
-          if (item.name.startsWith(".")) continue; // temp files, state
-          const inner = `${relative}/${item.name}`;
-          if (item.isDirectory()) visit(inner);
-          else if (item.isFile() && item.name.endsWith(".md"))
-            found.push({ path: `${prefix}${inner}`, namespace, inner });
-        }
-      };
-      // Linked folders are not followed (nested ones are not directories to readdir's Dirent):
-      // a namespace's memory/ linked to another's would show that namespace's entries.
-      if (!isSymbolicLink(join(this.root, prefix, MEMORY_DIR))) visit(MEMORY_DIR);
-    };
-    collect("", DEFAULT_NAMESPACE);
-    const namespaces = join(this.root, NAMESPACES_DIR);
-    for (const item of isSymbolicLink(namespaces) ? [] : entries(namespaces)) {
-      if (!item.isDirectory()) continue;
-      let namespace = decodeNamespace(item.name);
-      if (namespace === undefined && isHashedNamespace(item.name)) {
-        try {
-          namespace = readFileSync(
-            join(this.root, NAMESPACES_DIR, item.name, NAMESPACE_NAME_FILE),
-            "utf8",
-          );
-        } catch {}
-      }
-      if (namespace === undefined || namespace === DEFAULT_NAMESPACE) continue;
-      collect(`${NAMESPACES_DIR}/${item.name}`, namespace);
-    }
-    return found;
-  }
-
   /** Re-reads what changed on disk. Returns the paths whose content changed (or vanished). */
   refresh(): string[] {
     const changed: string[] = [];
     const seen = new Set<string>();
-    for (const { path, namespace, inner } of this.#walk()) {
+    for (const { path, namespace, inner } of walkTree(this.root)) {
       seen.add(path);
       let cached = this.#roles.get(path);
       if (cached === undefined) {
@@ -140,32 +118,43 @@ export class MarkdownTree {
       }
       const { role, absolute } = cached;
       if (!role) continue;
-      const stat = stampOf(absolute);
+      let stat = stampOf(absolute);
       if (!stat) continue;
       const known = this.files.get(path);
       if (known && sameStamp(known, stat)) continue;
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(absolute);
-      } catch {
-        continue; // vanished between the walk and the read
+      const read = readStable(absolute, stat);
+      if (!read) continue; // vanished between the walk and the read
+      const { bytes } = read;
+      stat = read.stamp;
+      // Grown by appends of another process (another server worker): parse only the new lines.
+      const grown = known && grownFile(known, bytes, stat);
+      if (grown) {
+        this.files.set(path, grown.file);
+        this.#addRows(grown.file, grown.added);
+        changed.push(path);
+        continue;
       }
-      const hash = sha256(bytes);
+      const hasher = createHash("sha256").update(bytes);
+      const hash = hasher.copy().digest("hex");
       if (known && known.hash === hash) {
         Object.assign(known, stat);
         continue;
       }
       const { text, invalid } = decode(bytes);
-      this.files.set(path, this.#build(path, namespace, inner, role, text, invalid, hash, stat));
+      this.files.set(
+        path,
+        this.#build(path, namespace, inner, role, text, invalid, { hash, hasher }, stat),
+      );
+      this.generation++;
       changed.push(path);
     }
     for (const path of [...this.files.keys()]) {
       if (!seen.has(path)) {
         this.files.delete(path);
+        this.generation++;
         changed.push(path);
       }
     }
-    if (changed.length > 0) this.generation++;
     return changed;
   }
 
@@ -176,7 +165,7 @@ export class MarkdownTree {
     role: FileRole,
     text: string,
     invalidUtf8: boolean,
-    hash: string,
+    digest: { hash: string; hasher: Hash },
     stat: Stamp,
   ): TreeFile {
     const parsed = parseMarkdownFile(text, role);
@@ -218,19 +207,20 @@ export class MarkdownTree {
         },
       };
     });
-    return {
+    const file = {
       path,
       namespace,
       inner,
       role,
       ...stat,
-      hash,
+      ...digest,
       parsed,
       invalidUtf8,
       entries: rows,
       chunks,
       problems: problems.sort((a, b) => a.line - b.line),
     };
+    return { ...file, appendable: isAppendable(file) };
   }
 
   #index(): void {
@@ -312,7 +302,16 @@ export class MarkdownTree {
     titles: Map<string, string>,
     beforeCommit?: () => void,
   ): boolean {
-    const planned: { path: string; known: TreeFile | undefined; text: string | undefined }[] = [];
+    interface Plan {
+      path: string;
+      known: TreeFile | undefined;
+      edit: FileEdit;
+      /** The whole new text (undefined: the file is deleted), for a rewrite. */
+      text?: string | undefined;
+      /** The bytes appended in place, for a new line at the end of an appendable file. */
+      append?: Buffer;
+    }
+    const planned: Plan[] = [];
     for (const [path, edit] of edits) {
       const known = this.files.get(path);
       if (known?.invalidUtf8) {
@@ -321,22 +320,38 @@ export class MarkdownTree {
         );
       }
       refuseLinkedDirectory(this.root, path);
-      planned.push({ path, known, text: editedText(known?.parsed, edit, titles.get(path)) });
+      // A new line at the end is appended in place: its cost does not grow with the file.
+      if (known && isAppendOnly(known, edit))
+        planned.push({ path, known, edit, append: appendedBytes(known, edit) });
+      else
+        planned.push({
+          path,
+          known,
+          edit,
+          text: editedText(known?.parsed, edit, titles.get(path)),
+        });
     }
     // Written and flushed first; each is then checked and renamed at once (the CAS window is a
     // read and a rename, not a write and an fsync).
     const prepared = planned.map((plan) =>
-      plan.text === undefined
+      plan.append !== undefined || plan.text === undefined
         ? undefined
         : prepareFileAtomic(join(this.root, plan.path), plan.text),
     );
+    let rewritten = false;
     try {
       // Inside the try: a hook that throws must not leave the prepared temporary files behind.
       beforeCommit?.();
       for (const [at, plan] of planned.entries()) {
         // Files already replaced stay so (each is consistent); the caller plans the write again
         // against what the files hold now, which completes it.
+        if (plan.append !== undefined && plan.known !== undefined) {
+          // The compare-and-swap is on the file's stamp, taken again on the open file.
+          if (!this.#appended(plan.known, plan.edit, plan.append)) return false;
+          continue;
+        }
         if (!this.#unchanged(plan.path, plan.known)) return false;
+        rewritten = true;
         const absolute = join(this.root, plan.path);
         const write = prepared[at];
         if (write) write.commit();
@@ -349,8 +364,45 @@ export class MarkdownTree {
     } finally {
       for (const write of prepared) write?.abort();
     }
-    this.refresh();
+    // Appends updated the parsed files themselves; rewritten files are read again.
+    if (rewritten) this.refresh();
     return true;
+  }
+
+  /**
+   * Appends in place and takes the new lines into the parsed file and the rows without reading
+   * the file again; false, nothing written, when the file changed since it was parsed.
+   */
+  #appended(known: TreeFile, edit: FileEdit, bytes: Buffer): boolean {
+    const result = appendInPlace(this.root, join(this.root, STATE_DIR), known.path, bytes, known);
+    if (!result) return false;
+    const next = result.alone ? withAppendedLines(known, edit, bytes, result.stamp) : undefined;
+    if (!next) {
+      // Someone wrote beside the lock, or a line reads unexpectedly: read the file again.
+      this.files.delete(known.path);
+      this.refresh();
+      return true;
+    }
+    this.files.set(known.path, next.file);
+    this.#addRows(next.file, next.added);
+    return true;
+  }
+
+  /** Takes rows appended to a file into the rows by namespace (bumping the generation). */
+  #addRows(next: TreeFile, added: TreeRow[]): void {
+    const fresh = this.#rowsGeneration === this.generation;
+    this.generation++;
+    const keys = this.#rows.get(next.namespace);
+    // New keys (no line of the namespace holds them, no chunk has their name) join the rows
+    // as they are; anything else rebuilds the rows from the files at the next read.
+    if (
+      fresh &&
+      keys !== undefined &&
+      added.every((row) => !keys.has(row.entry.key) && !row.entry.key.includes("#"))
+    ) {
+      for (const row of added) keys.set(row.entry.key, { ...row, duplicates: [] });
+      this.#rowsGeneration = this.generation;
+    } else next.appendedFrom = undefined;
   }
 
   /** True when the file still has the content it was parsed with (or is still absent). */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { ConflictError, type DriverContext, type IndexDriverFactory } from "@memory/api";
+import { recoverInterruptedAppend } from "./files/append-write.js";
 import { TreeLock } from "./files/tree-lock.js";
 import { STATE_DIR } from "./format/layout.js";
 import { MarkdownIndex } from "./index-store/markdown-index.js";
@@ -105,6 +106,7 @@ export class TreeState {
     const index = this.index;
     if (index && this.#indexedGeneration !== this.tree.generation) {
       await this.lock.run(async () => {
+        this.#recover();
         changed.push(...this.tree.refresh());
         await this.#syncIndex();
       });
@@ -136,6 +138,7 @@ export class TreeState {
     committed?: (result: T) => void,
   ): Promise<T> {
     return this.lock.run(async () => {
+      this.#recover();
       for (let attempt = 0; attempt < 20; attempt++) {
         this.tree.refresh();
         const write = new WritePlan();
@@ -157,6 +160,7 @@ export class TreeState {
   /** Runs `body` under the tree lock on fresh files, then brings the index up to them. */
   rewrite<T>(body: () => T | Promise<T>): Promise<T> {
     return this.lock.run(async () => {
+      this.#recover();
       this.tree.refresh();
       const result = await body();
       this.#wrote();
@@ -164,6 +168,11 @@ export class TreeState {
       await this.#syncIndex();
       return result;
     });
+  }
+
+  /** Cuts off a line that a process killed while appending it left in part (append-write.ts). */
+  #recover(): void {
+    recoverInterruptedAppend(this.root, join(this.root, STATE_DIR));
   }
 
   /** Forgets the index and indexes the files again (`reindex`). */

@@ -1,4 +1,4 @@
-import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 
 /** File-system reads of the tree walk: decoding, change stamps, directory listings. */
 
@@ -45,5 +45,29 @@ export function isRegular(file: string): boolean {
     return lstatSync(file).isFile();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Reads a file known by `stamp`, again until its stamp did not move across the read (up to 5
+ * times): read without the lock, a writer's append may be landing, and a line written in part
+ * must not be parsed. Undefined when the file vanished.
+ */
+export function readStable(
+  file: string,
+  stamp: Stamp,
+): { bytes: Buffer; stamp: Stamp } | undefined {
+  let current = stamp;
+  let bytes: Buffer;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      return undefined;
+    }
+    const after = stampOf(file);
+    if (!after) return undefined;
+    if (sameStamp(after, current) || attempt === 4) return { bytes, stamp: after };
+    current = after;
   }
 }

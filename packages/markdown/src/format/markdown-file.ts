@@ -36,6 +36,10 @@ export interface ParsedMarkdown {
   entries: FoundEntry[];
   problems: FileProblem[];
   chunks: FreeTextChunk[];
+  /** The last line is inside a fenced code block: a line appended there would not be an entry. */
+  endsInFence: boolean;
+  /** The line break most used (`dominantEol`), which lines appended to the file get. */
+  eol: string;
 }
 
 /** Chunking of free text: about 400 tokens with 80 of overlap (the reference systems' values). */
@@ -117,7 +121,9 @@ export function parseMarkdownFile(text: string, role: FileRole): ParsedMarkdown 
     }
     free.push(line);
   });
-  return { bom, lines, entries, problems, chunks: freeTextChunks(free) };
+  const chunks = freeTextChunks(free);
+  const eol = dominantEol(lines);
+  return { bom, lines, entries, problems, chunks, endsInFence: fence !== undefined, eol };
 }
 
 /** Heading-aware chunks of the free text, entry lines blanked so line numbers stay true. */

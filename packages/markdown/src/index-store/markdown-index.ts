@@ -9,7 +9,7 @@ import type {
   MemoryEntry,
 } from "@memory/api";
 import Database from "better-sqlite3";
-import { type MarkdownTree, sha256, type TreeRow } from "../markdown-tree.js";
+import { type MarkdownTree, sha256, type TreeFile, type TreeRow } from "../markdown-tree.js";
 import type { WrittenVectors } from "../tree-state.js";
 
 const identity = (namespace: string, key: string) => `${namespace}\u0000${key}`;
@@ -52,6 +52,46 @@ function upsertOf(entry: MemoryEntry, vector?: ArrayLike<number>): EntryUpsert {
   return { entry: record, replaceId: true, replaceCreatedAt: true, ...(vector ? { vector } : {}) };
 }
 
+/** What the index records of a file: its stamp and hash, and its rows' hashes. */
+interface FileUpdate {
+  file: TreeFile;
+  rows: Record<string, string>;
+  /** The rows are all of the file's (the recorded ones are replaced), not only added ones. */
+  replace: boolean;
+}
+
+/**
+ * The files that changed since the index took them, when every one of them only grew by appends
+ * it can take alone (`TreeFile.appendedFrom` starts at the recorded hash), no file vanished, and
+ * every vector written is an appended row's; undefined otherwise (the files are compared whole).
+ */
+function appendedFiles(
+  tree: MarkdownTree,
+  hashes: Map<string, string>,
+  vectors: Map<string, ArrayLike<number>> | undefined,
+): { file: TreeFile; rows: TreeRow[] }[] | undefined {
+  const changed: { file: TreeFile; rows: TreeRow[] }[] = [];
+  const appendedIds = new Set<string>();
+  for (const file of tree.files.values()) {
+    const recorded = hashes.get(file.path);
+    if (recorded === file.hash) continue;
+    const appended = file.appendedFrom;
+    if (recorded === undefined || !appended) return undefined;
+    // The rows after the version the index holds: all of them, or those after a step.
+    const from =
+      appended.hash === recorded ? 0 : appended.steps.find((step) => step.hash === recorded)?.rows;
+    if (from === undefined) return undefined;
+    const rows = appended.rows.slice(from);
+    changed.push({ file, rows });
+    if (vectors)
+      for (const row of rows) appendedIds.add(identity(row.entry.namespace, row.entry.key));
+  }
+  if (hashes.size > tree.files.size) return undefined;
+  for (const path of hashes.keys()) if (!tree.files.has(path)) return undefined;
+  if (vectors) for (const id of vectors.keys()) if (!appendedIds.has(id)) return undefined;
+  return changed;
+}
+
 /**
  * The derived index of a Markdown tree: an injected driver (SQLite's: FTS5, vectors, the
  * embedding cache and the provider fingerprint) over `index.db`, holding the parsed entries and
@@ -64,11 +104,14 @@ export class MarkdownIndex {
   /** The index's driver: its recall stages, vectors and embedding cache serve the tree. */
   readonly driver: MemoryDriver;
   readonly #db: Database.Database;
+  /** The index was made by a version that kept each file's rows as one JSON: rebuild it once. */
+  #rebuild: boolean;
 
-  private constructor(file: string, driver: MemoryDriver, db: Database.Database) {
+  private constructor(file: string, driver: MemoryDriver, db: Database.Database, rebuild: boolean) {
     this.file = file;
     this.driver = driver;
     this.#db = db;
+    this.#rebuild = rebuild;
   }
 
   static async open(
@@ -80,17 +123,28 @@ export class MarkdownIndex {
     const driver = await openDriver(file);
     await driver.open(context);
     const db = new Database(file);
+    let rebuild = false;
     try {
       db.pragma("busy_timeout = 5000");
+      // One row per (file, row) rather than one JSON per file: an append records its own rows
+      // without reading or writing the rest of the file's (a day's log may hold 100,000).
+      const columns = db.pragma("table_info(markdown_files)") as { name: string }[];
+      if (columns.some((column) => column.name === "rows")) {
+        db.exec("DROP TABLE markdown_files");
+        rebuild = true;
+      }
       db.exec(
-        "CREATE TABLE IF NOT EXISTS markdown_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, rows TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS markdown_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL)",
+      );
+      db.exec(
+        "CREATE TABLE IF NOT EXISTS markdown_rows (path TEXT NOT NULL, id TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (path, id)) WITHOUT ROWID",
       );
     } catch (error) {
       db.close();
       await driver.close();
       throw error;
     }
-    return new MarkdownIndex(file, driver, db);
+    return new MarkdownIndex(file, driver, db, rebuild);
   }
 
   /** Recorded hash of every indexed file (rows are read only for the files that changed). */
@@ -105,10 +159,12 @@ export class MarkdownIndex {
   }
 
   #rows(path: string): Record<string, string> {
-    const row = this.#db.prepare("SELECT rows FROM markdown_files WHERE path = ?").get(path) as
-      | { rows: string }
-      | undefined;
-    return row ? (JSON.parse(row.rows) as Record<string, string>) : {};
+    const rows: Record<string, string> = {};
+    for (const row of this.#db
+      .prepare("SELECT id, hash FROM markdown_rows WHERE path = ?")
+      .all(path) as { id: string; hash: string }[])
+      rows[row.id] = row.hash;
+    return rows;
   }
 
   /** Files whose content the index does not hold as it is now (doctor: index freshness). */
@@ -127,8 +183,22 @@ export class MarkdownIndex {
    * tree lock held.
    */
   async sync(tree: MarkdownTree, written?: WrittenVectors): Promise<void> {
+    if (this.#rebuild) {
+      this.#rebuild = false;
+      await this.rebuild(tree);
+      return;
+    }
     const vectors = written?.vectors;
     const hashes = this.#hashes();
+    // A file the index already holds as it is (another process indexed its appends) has
+    // nothing pending: its next appends start from this hash.
+    for (const file of tree.files.values())
+      if (file.appendedFrom && hashes.get(file.path) === file.hash) file.appendedFrom = undefined;
+    const appended = appendedFiles(tree, hashes, vectors);
+    if (appended) {
+      await this.#syncAppended(appended, written);
+      return;
+    }
     const winners = new Map<string, TreeRow[]>();
     const add = (row: TreeRow) => {
       const list = winners.get(row.source.path);
@@ -140,7 +210,7 @@ export class MarkdownIndex {
     const upserts: EntryUpsert[] = [];
     const gone = new Set<string>();
     const present = new Set<string>();
-    const updates: { path: string; hash: string; size: number; mtime: number; rows: string }[] = [];
+    const updates: FileUpdate[] = [];
     for (const [path, file] of tree.files) {
       const rows = winners.get(path) ?? [];
       for (const row of rows) present.add(identity(row.entry.namespace, row.entry.key));
@@ -158,13 +228,7 @@ export class MarkdownIndex {
         if (previous[id] !== hash || given) upserts.push(upsertOf(row.entry, given));
       }
       for (const id of Object.keys(previous)) if (!(id in next)) gone.add(id);
-      updates.push({
-        path,
-        hash: file.hash,
-        size: file.size,
-        mtime: file.mtimeMs,
-        rows: JSON.stringify(next),
-      });
+      updates.push({ file, rows: next, replace: true });
     }
     const removedFiles: string[] = [];
     for (const path of hashes.keys()) {
@@ -173,14 +237,54 @@ export class MarkdownIndex {
       for (const id of Object.keys(this.#rows(path))) gone.add(id);
     }
     await this.#apply(gone, present, upserts, written?.fingerprint);
-    const upsert = this.#db.prepare(
-      "INSERT INTO markdown_files (path, hash, size, mtime_ms, rows) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms, rows = excluded.rows",
+    this.#record(updates, removedFiles);
+    for (const file of tree.files.values()) file.appendedFrom = undefined;
+  }
+
+  /**
+   * The index after appends only (the usual store): the appended rows are upserted and recorded,
+   * nothing else is read, so its cost does not grow with the files.
+   */
+  async #syncAppended(
+    files: { file: TreeFile; rows: TreeRow[] }[],
+    written: WrittenVectors | undefined,
+  ): Promise<void> {
+    const upserts: EntryUpsert[] = [];
+    const updates: FileUpdate[] = [];
+    for (const { file, rows: appended } of files) {
+      const rows: Record<string, string> = {};
+      for (const row of appended) {
+        const id = identity(row.entry.namespace, row.entry.key);
+        rows[id] = rowHash(row.entry);
+        upserts.push(upsertOf(row.entry, written?.vectors.get(id)));
+      }
+      updates.push({ file, rows, replace: false });
+    }
+    await this.#apply(new Set(), new Set(), upserts, written?.fingerprint);
+    this.#record(updates, []);
+    for (const { file } of files) file.appendedFrom = undefined;
+  }
+
+  /** Records files' hashes and rows (all of them, or added ones) and forgets removed files. */
+  #record(updates: FileUpdate[], removedFiles: string[]): void {
+    const upsertFile = this.#db.prepare(
+      "INSERT INTO markdown_files (path, hash, size, mtime_ms) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms",
     );
-    const remove = this.#db.prepare("DELETE FROM markdown_files WHERE path = ?");
+    const removeFile = this.#db.prepare("DELETE FROM markdown_files WHERE path = ?");
+    const removeRows = this.#db.prepare("DELETE FROM markdown_rows WHERE path = ?");
+    const upsertRow = this.#db.prepare(
+      "INSERT INTO markdown_rows (path, id, hash) VALUES (?, ?, ?) ON CONFLICT(path, id) DO UPDATE SET hash = excluded.hash",
+    );
     this.#db.transaction(() => {
-      for (const update of updates)
-        upsert.run(update.path, update.hash, update.size, update.mtime, update.rows);
-      for (const path of removedFiles) remove.run(path);
+      for (const { file, rows, replace } of updates) {
+        upsertFile.run(file.path, file.hash, file.size, file.mtimeMs);
+        if (replace) removeRows.run(file.path);
+        for (const [id, hash] of Object.entries(rows)) upsertRow.run(file.path, id, hash);
+      }
+      for (const path of removedFiles) {
+        removeFile.run(path);
+        removeRows.run(path);
+      }
     })();
   }
 
@@ -219,7 +323,7 @@ export class MarkdownIndex {
       keepNewest: 0,
       dryRun: false,
     });
-    this.#db.exec("DELETE FROM markdown_files");
+    this.#db.exec("DELETE FROM markdown_files; DELETE FROM markdown_rows");
     await this.sync(tree);
   }
 
