@@ -20,6 +20,8 @@ const processes = Number(processArg ?? 1);
 const db = new Database(file);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
+// In N processes the writers share the file: wait for its lock as ours does (5 s).
+db.pragma("busy_timeout = 5000");
 db.exec(`CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, content TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(content, content = 'entries', tokenize = 'unicode61 remove_diacritics 2');`);
 const insert = db.prepare("INSERT INTO entries (key, content) VALUES (?, ?) RETURNING rowid");
