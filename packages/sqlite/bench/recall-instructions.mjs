@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// One side of the instruction-count comparison (recall-instructions.sh): builds the conv-26
+// store from the LoCoMo kit's export when asked, or runs N keyword recalls (usage tracking on or
+// off) or N bare FTS5 queries over it, questions in turn. Run under `valgrind --tool=callgrind`
+// by the script: instructions, unlike seconds, do not move with what else the machine runs.
+//
+//   node recall-instructions.mjs build EXPORT_DIR STORE_FILE
+//   node recall-instructions.mjs run EXPORT_DIR STORE_FILE on|off|bare COUNT
+import fs from "node:fs";
+import path from "node:path";
+import { analyzeQuery, searchTerms } from "@memory/core";
+import { createSqliteMemory } from "@memory/sqlite";
+import Database from "better-sqlite3";
+
+const [command, exportDir, file, side, count] = process.argv.slice(2);
+const namespace = "conv-26";
+const readJsonl = (name) =>
+  fs
+    .readFileSync(path.join(exportDir, name), "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.namespace === namespace);
+
+if (command === "build") {
+  const memory = createSqliteMemory({ path: file, logger: () => {} });
+  const report = await memory.importEntries(
+    readJsonl("corpus.jsonl").map((line) => ({
+      key: line.key,
+      content: line.content,
+      namespace,
+      sessionId: line.session_id,
+      category: "core",
+      createdAt: `${line.timestamp_iso}.000Z`,
+      updatedAt: `${line.timestamp_iso}.000Z`,
+    })),
+  );
+  await memory.close();
+  console.log(`built ${file}: ${report.imported} entries`);
+} else if (command === "run") {
+  // The same questions and MATCH text as small-store.mjs.
+  const matchOf = (query) =>
+    searchTerms(analyzeQuery(query))
+      .map((term) => `"${term.text}"`)
+      .join(" OR ");
+  const queries = readJsonl("queries.jsonl")
+    .filter((line) => matchOf(line.text) !== "")
+    .map((line) => ({ text: line.text, match: matchOf(line.text) }));
+  const n = Number(count);
+  if (side === "bare") {
+    const db = new Database(file, { readonly: true });
+    const bare = db.prepare(
+      `SELECT m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance,
+            m.superseded_by, m.created_at, m.updated_at
+       FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND m.namespace = ? AND m.superseded_by IS NULL
+       ORDER BY rank LIMIT 10`,
+    );
+    for (let i = 0; i < n; i++) bare.all(queries[i % queries.length].match, namespace);
+    db.close();
+  } else {
+    const memory = createSqliteMemory({
+      path: file,
+      recallCacheSize: 0,
+      usageTracking: side === "on",
+      logger: () => {},
+    });
+    const options = { namespace, mode: "bm25", limit: 10, minScore: 0 };
+    for (let i = 0; i < n; i++) await memory.recall(queries[i % queries.length].text, options);
+    await memory.close();
+  }
+} else {
+  console.error(
+    "usage: recall-instructions.mjs build|run EXPORT_DIR STORE_FILE [on|off|bare COUNT]",
+  );
+  process.exit(2);
+}
