@@ -11,6 +11,7 @@ import path from "node:path";
 import { analyzeQuery, searchTerms } from "@memory/core";
 import { createSqliteMemory } from "@memory/sqlite";
 import Database from "better-sqlite3";
+import { BARE_QUERY, turnEntry } from "./locomo-turns.mjs";
 
 const [command, exportDir, file, side, count] = process.argv.slice(2);
 const namespace = "conv-26";
@@ -25,15 +26,7 @@ const readJsonl = (name) =>
 if (command === "build") {
   const memory = createSqliteMemory({ path: file, logger: () => {} });
   const report = await memory.importEntries(
-    readJsonl("corpus.jsonl").map((line) => ({
-      key: line.key,
-      content: line.content,
-      namespace,
-      sessionId: line.session_id,
-      category: "core",
-      createdAt: `${line.timestamp_iso}.000Z`,
-      updatedAt: `${line.timestamp_iso}.000Z`,
-    })),
+    readJsonl("corpus.jsonl").map((line) => turnEntry(line, namespace)),
   );
   await memory.close();
   console.log(`built ${file}: ${report.imported} entries`);
@@ -49,13 +42,7 @@ if (command === "build") {
   const n = Number(count);
   if (side === "bare") {
     const db = new Database(file, { readonly: true });
-    const bare = db.prepare(
-      `SELECT m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance,
-            m.superseded_by, m.created_at, m.updated_at
-       FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND m.namespace = ? AND m.superseded_by IS NULL
-       ORDER BY rank LIMIT 10`,
-    );
+    const bare = db.prepare(BARE_QUERY);
     for (let i = 0; i < n; i++) bare.all(queries[i % queries.length].match, namespace);
     db.close();
   } else {

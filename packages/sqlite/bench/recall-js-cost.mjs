@@ -17,6 +17,7 @@ import {
   resolveRetrievalSettings,
 } from "@memory/core";
 import { createSqliteDriver } from "@memory/sqlite";
+import { turnEntry } from "./locomo-turns.mjs";
 
 const args = process.argv.slice(2);
 const exportDir = args[0];
@@ -44,17 +45,7 @@ const memory = new MemoryFacade(
   facadeOptionsFrom({ recallCacheSize: 0, logger: () => {} }),
 );
 try {
-  await memory.importEntries(
-    turns.map((line) => ({
-      key: line.key,
-      content: line.content,
-      namespace,
-      sessionId: line.session_id,
-      category: "core",
-      createdAt: `${line.timestamp_iso}.000Z`,
-      updatedAt: `${line.timestamp_iso}.000Z`,
-    })),
-  );
+  await memory.importEntries(turns.map((line) => turnEntry(line, namespace)));
   const stages = driver.recallStages;
   const kept = new Map();
   const keep =

@@ -23,6 +23,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createSqliteMemory } from "@memory/sqlite";
 import Database from "better-sqlite3";
+import { BARE_QUERY, turnEntry } from "./locomo-turns.mjs";
 
 // The analyzer moved from @memory/api to @memory/core with the facade (issue 22); the fallback
 // lets this one file measure the commit before the facade too.
@@ -79,29 +80,13 @@ async function measure(corpus) {
   // rounds, so a cache would answer all but the first round).
   const memory = createSqliteMemory({ path: file, recallCacheSize: 0, logger: () => {} });
   try {
-    const report = await memory.importEntries(
-      corpus.map((line) => ({
-        key: line.key,
-        content: line.content,
-        namespace,
-        sessionId: line.session_id,
-        category: "core",
-        createdAt: `${line.timestamp_iso}.000Z`,
-        updatedAt: `${line.timestamp_iso}.000Z`,
-      })),
-    );
+    const report = await memory.importEntries(corpus.map((line) => turnEntry(line, namespace)));
     if (report.imported !== corpus.length) {
       throw new Error(`imported ${report.imported} of ${corpus.length} entries`);
     }
     const db = new Database(file, { readonly: true });
     // The same analyzed terms, the same namespace, the entry rows of the top 10 (what recall returns).
-    const bare = db.prepare(
-      `SELECT m.doc_id, m.id, m.namespace, m.key, m.content, m.category, m.session_id, m.importance,
-            m.superseded_by, m.created_at, m.updated_at
-     FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
-     WHERE memories_fts MATCH ? AND m.namespace = ? AND m.superseded_by IS NULL
-     ORDER BY rank LIMIT 10`,
-    );
+    const bare = db.prepare(BARE_QUERY);
     const recallOptions = { namespace, mode: "bm25", limit: 10, minScore: 0 };
     const recallTimes = [];
     const bareTimes = [];
