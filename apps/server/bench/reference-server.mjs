@@ -83,7 +83,9 @@ const server = createServer(async (request, response) => {
     }
     if (request.method === "POST" && request.url === "/v1/memories") {
       const { key, content } = await body(request);
-      store(key, content);
+      // IMMEDIATE: a deferred transaction that reads first cannot wait for the lock when another
+      // process wrote meanwhile (SQLITE_BUSY_SNAPSHOT), whatever busy_timeout says.
+      store.immediate(key, content);
       return send(response, 200, { entry: { key, content } });
     }
     if (request.method === "GET" && request.url.startsWith("/v1/memories/")) {
