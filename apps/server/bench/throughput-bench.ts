@@ -31,6 +31,7 @@ import {
   printRatios,
   printTable,
   type Row,
+  referenceServer,
 } from "./throughput-report.js";
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
@@ -148,7 +149,7 @@ async function benchSet(set: BenchSet, results: Results): Promise<void> {
             set: set.name,
             entries: set.rows.length,
             backend: "sqlite",
-            server: `reference (node:http + FTS5), ${processes} process${processes > 1 ? "es" : ""}`,
+            server: referenceServer(processes),
             processes,
             load: now,
           });

@@ -20,6 +20,10 @@ export interface ImportRow {
   load: string;
 }
 
+/** The reference server's row name in `processes` processes (the bench writes it, the ratios find it). */
+export const referenceServer = (processes: number) =>
+  `reference (node:http + FTS5), ${processes} process${processes > 1 ? "es" : ""}`;
+
 const rateOf = (row: OperationResult) => row.requests / row.seconds;
 /** One decimal below 10/s, so a store that answers a few requests a second does not read 0. */
 const formatRate = (rate: number) => rate.toFixed(rate < 10 ? 1 : 0);
@@ -70,7 +74,7 @@ export function printRatios(rows: Row[], workers: number): void {
       runs.set(`${row.set} ${row.backend}`, { set: row.set, backend: row.backend });
   }
   for (const { set, backend } of runs.values()) {
-    const reference = rate(set, undefined, "reference (node:http + FTS5), 1 process", "recall");
+    const reference = rate(set, undefined, referenceServer(1), "recall");
     const single = rate(set, backend, "ours, 1 worker", "recall");
     console.log(
       `- ${set}, ${backend}: ours 1 worker recall / reference recall = ${(single / reference).toFixed(2)}x (target >= 0.7x)`,
@@ -81,8 +85,8 @@ export function printRatios(rows: Row[], workers: number): void {
         rate(set, backend, "ours, 1 worker", operation);
       // What N processes of the reference gain on the same machine: the ceiling of scaling here.
       const ceiling =
-        rate(set, undefined, `reference (node:http + FTS5), ${workers} processes`, operation) /
-        rate(set, undefined, "reference (node:http + FTS5), 1 process", operation);
+        rate(set, undefined, referenceServer(workers), operation) /
+        rate(set, undefined, referenceServer(1), operation);
       const reference = Number.isNaN(ceiling) ? "" : `; reference ${ceiling.toFixed(2)}x`;
       console.log(
         `- ${set}, ${backend}: ${operation}, ${workers} workers / 1 worker = ${scaling.toFixed(2)}x (target >= 1.7x${reference})`,
