@@ -1,5 +1,5 @@
-/** The load generator of the throughput benchmark: keep-alive node:http clients, latencies. */
-import { Agent, request as httpRequest } from "node:http";
+/** The load generator of the throughput benchmarks: keep-alive connections (lean-http.ts), latencies. */
+import { LeanConnection } from "./lean-http.js";
 
 export interface OperationResult {
   operation: string;
@@ -24,28 +24,11 @@ export interface Call {
   body?: unknown;
 }
 
-function send(agent: Agent, base: string, call: Call): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const request = httpRequest(
-      `${base}${call.path}`,
-      {
-        method: call.method,
-        agent,
-        headers: payload === undefined ? {} : { "content-type": "application/json" },
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () =>
-          response.statusCode === 200
-            ? resolve()
-            : reject(new Error(`${call.method} ${call.path}: HTTP ${response.statusCode}`)),
-        );
-      },
-    );
-    request.on("error", reject);
-    request.end(payload);
-  });
+async function send(connection: LeanConnection, call: Call): Promise<void> {
+  const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
+  const response = await connection.request(call.method, call.path, payload);
+  if (response.status !== 200)
+    throw new Error(`${call.method} ${call.path}: HTTP ${response.status}`);
 }
 
 export interface RunOptions {
@@ -70,23 +53,31 @@ export async function runOperation(
   options: RunOptions = {},
 ): Promise<OperationResult> {
   const maxSeconds = options.maxSeconds ?? Number.POSITIVE_INFINITY;
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   let failed = 0;
   let next = 0;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const deadline = started + maxSeconds * 1000;
+  const connections: LeanConnection[] = [];
+  const open = async (slot: number) => {
+    connections[slot]?.close();
+    connections[slot] = await LeanConnection.open(base);
+    return connections[slot]!;
+  };
   try {
     await Promise.all(
-      Array.from({ length: concurrency }, async () => {
+      Array.from({ length: concurrency }, async (_, slot) => {
+        let connection = await open(slot);
         for (let i = next++; i < total && performance.now() < deadline; i = next++) {
           const t = performance.now();
           try {
-            await send(agent, base, call(i));
+            await send(connection, call(i));
           } catch (error) {
             if (!options.tolerateFailures) throw error;
             failed += 1;
+            // A timed-out or closed connection does not carry the next request.
+            connection = await open(slot);
             continue;
           }
           latencies.push(performance.now() - t);
@@ -94,7 +85,7 @@ export async function runOperation(
       }),
     );
   } finally {
-    agent.destroy();
+    for (const connection of connections) connection?.close();
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);

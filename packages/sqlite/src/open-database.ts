@@ -22,7 +22,12 @@ export interface OpenedDatabase {
  * - busy_timeout=5000: other processes hold the write lock for milliseconds; wait, don't fail.
  * - temp_store=MEMORY: sorts for ORDER BY/GROUP BY stay off disk.
  * - cache_size=-65536: 64 MiB page cache, enough for the FTS index hot set at 100k entries.
- * - mmap_size=256 MiB: reads of the main file go through the page cache of the OS, no copy.
+ * - mmap_size=0: no memory-mapped reads. In WAL mode SQLite unmaps the whole file whenever it
+ *   finds that another process committed, so two server workers (each one's usage writes) made
+ *   the other remap and fault its pages back in on every read: a recall cost 2.1-2.5 ms of CPU
+ *   with two workers against 1.0 alone at 10k entries, 5-6 ms against 2 at 100k. Without the
+ *   map it costs 1.3-1.6 ms with two workers, and alone it costs the same as with it (read()
+ *   copies from the OS page cache; the 64 MiB page cache keeps the hot set). docs/benchmarks.md.
  */
 export function applyPragmas(db: Database.Database): void {
   db.pragma("busy_timeout = 5000");
@@ -30,7 +35,7 @@ export function applyPragmas(db: Database.Database): void {
   db.pragma("synchronous = NORMAL");
   db.pragma("temp_store = MEMORY");
   db.pragma("cache_size = -65536");
-  db.pragma("mmap_size = 268435456");
+  db.pragma("mmap_size = 0");
   db.pragma("foreign_keys = OFF");
 }
 
