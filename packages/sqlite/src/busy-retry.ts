@@ -1,3 +1,6 @@
+import { BUSY_TIMEOUT_MS } from "./open-database.js";
+import type { StatementCache } from "./statement-cache.js";
+
 /** Total time a write keeps retrying on SQLITE_BUSY after busy_timeout gave up. */
 const BUSY_DEADLINE_MS = 60_000;
 
@@ -23,5 +26,23 @@ export async function withBusyRetry<T>(body: () => T | Promise<T>): Promise<T> {
         setTimeout(resolve, Math.min(200, 5 * 2 ** attempt) * Math.random() + 1),
       );
     }
+  }
+}
+
+/**
+ * Runs `body` in an IMMEDIATE transaction whose BEGIN does not wait inside SQLite for the write
+ * lock: busy_timeout is 0 meanwhile, so a lock another process holds fails at once with
+ * SQLITE_BUSY and `withBusyRetry` waits on a timer. SQLite's own wait sleeps in the calling
+ * thread, and a server worker asleep there serves no one: with two workers recording usage on
+ * every recall, their cores sat idle a tenth of the time (docs/benchmarks.md). Once the lock is
+ * held nothing in the transaction waits (WAL readers never block a writer), so the restored
+ * timeout only matters to the statements that come after.
+ */
+export function immediateWithoutWaiting<T>(statements: StatementCache, body: () => T): T {
+  statements.get("PRAGMA busy_timeout = 0").get();
+  try {
+    return statements.db.transaction(body).immediate();
+  } finally {
+    statements.get(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).get();
   }
 }

@@ -14,12 +14,16 @@ export interface OpenedDatabase {
   bulkLoad: BulkLoadGate;
 }
 
+/** How long SQLite itself waits for a lock another connection holds (`busy_timeout`). */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Pragmas, each with its reason:
  * - WAL: readers never block the writer, and several processes can share the file.
  * - synchronous=NORMAL: in WAL mode a crash can lose the last commits on power loss but never
  *   corrupts the file; FULL would fsync on every commit and cost ~10x on single stores.
  * - busy_timeout=5000: other processes hold the write lock for milliseconds; wait, don't fail.
+ *   The driver's own writes wait without it, on a timer (`immediateWithoutWaiting`).
  * - temp_store=MEMORY: sorts for ORDER BY/GROUP BY stay off disk.
  * - cache_size=-65536: 64 MiB page cache, enough for the FTS index hot set at 100k entries.
  * - mmap_size=0: no memory-mapped reads. In WAL mode SQLite unmaps the whole file whenever it
@@ -30,7 +34,7 @@ export interface OpenedDatabase {
  *   copies from the OS page cache; the 64 MiB page cache keeps the hot set). docs/benchmarks.md.
  */
 export function applyPragmas(db: Database.Database): void {
-  db.pragma("busy_timeout = 5000");
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("temp_store = MEMORY");

@@ -23,7 +23,7 @@ import {
   type WriteResult,
 } from "@memory/api";
 import { deleteMatchingEntries } from "./bulk-delete.js";
-import { withBusyRetry } from "./busy-retry.js";
+import { immediateWithoutWaiting, withBusyRetry } from "./busy-retry.js";
 import { EmbeddingCache } from "./embeddings/embedding-cache.js";
 import { sqliteVectors } from "./embeddings/pending-vectors.js";
 import { QueryVectors } from "./embeddings/query-vectors.js";
@@ -148,16 +148,14 @@ export class SqliteDriver implements MemoryDriver {
 
   /**
    * Runs `body` on the open database (in an IMMEDIATE transaction when it writes), retrying
-   * while another process holds the lock; a failure is a typed storage error.
+   * on a timer while another process holds the lock; a failure is a typed storage error.
    */
   async #run<T>(body: (opened: Opened) => T, transaction = false): Promise<T> {
     const opened = this.#opened;
     if (!opened) throw new Error("the SQLite driver is not open");
     try {
       return await withBusyRetry(() =>
-        transaction
-          ? opened.connection.db.transaction(() => body(opened)).immediate()
-          : body(opened),
+        transaction ? immediateWithoutWaiting(opened.statements, () => body(opened)) : body(opened),
       );
     } catch (error) {
       if (MemoryError.isInstance(error)) throw error;
