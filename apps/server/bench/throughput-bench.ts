@@ -9,7 +9,7 @@
  *   BENCH_BACKENDS=sqlite,postgres,markdown (default sqlite)  BENCH_ENTRIES=10000,100000
  *   BENCH_POSTGRES_URL=postgresql://...  (postgres: a fresh schema per run, dropped after;
  *   without it postgres is skipped)  BENCH_WORKERS=<n, default cores>  BENCH_REQUESTS=2000
- *   BENCH_MAX_SECONDS=<per operation, default none>  BENCH_CONCURRENCY=16
+ *   BENCH_MAX_SECONDS=<per operation, default none>  BENCH_CONCURRENCY=16  BENCH_WARM_UP=3000
  *   BENCH_SETS=locomo,synthetic  BENCH_LOCOMO_FILE=...  BENCH_RSS=1
  *
  * For each set and size the reference server runs once; then, for each backend, a fresh store
@@ -39,6 +39,10 @@ const SIZES = (process.env.BENCH_ENTRIES ?? "10000").split(",").map(Number);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? Number.POSITIVE_INFINITY);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+// Recalls before the first measured request. Each worker compiles its own code: with 300, two
+// workers ran their measured recalls still half-compiled (V8's compiler threads took a share
+// of the cores) and served 1.0-1.1x one worker where bench:scaling, warmed, saw 1.2-1.6x.
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3000);
 const SETS = (process.env.BENCH_SETS ?? "locomo,synthetic").split(",");
 const BACKENDS = parseBackends(process.env.BENCH_BACKENDS ?? "sqlite").filter((backend) => {
   if (backend !== "postgres" || postgresUrl()) return true;
@@ -59,7 +63,7 @@ async function measure(url: string, set: BenchSet, run: string, context: boolean
     path: "/v1/recall",
     body: { query: pick(set.queries, i), limit: 5 },
   });
-  await runOperation(url, "warm-up", 300, CONCURRENCY, recall, RUN);
+  await runOperation(url, "warm-up", WARM_UP, CONCURRENCY, recall, RUN);
   const results: OperationResult[] = [
     await operation("store", (i) => ({
       method: "POST",
