@@ -16,7 +16,10 @@ import type { SqliteMemoryOptions } from "./sqlite-options.js";
 interface SqliteTable {
   path?: string;
   fallback_to_none?: boolean;
+  checkpoint?: "inline" | "background";
 }
+
+const CHECKPOINTS = ["inline", "background"] as const;
 
 function sqliteTable(config: MemoryConfig): SqliteTable {
   const table = config.sqlite;
@@ -24,16 +27,22 @@ function sqliteTable(config: MemoryConfig): SqliteTable {
   if (typeof table !== "object" || table === null)
     throw new ConfigError("[sqlite] must be a table.");
   assertKnownTableKeys("sqlite", table as Record<string, unknown>);
-  const { path, fallback_to_none } = table as Record<string, unknown>;
+  const { path, fallback_to_none, checkpoint } = table as Record<string, unknown>;
   if (path !== undefined && (typeof path !== "string" || path === "")) {
     throw new ConfigError("[sqlite].path must be a non-empty string (the database file).");
   }
   if (fallback_to_none !== undefined && typeof fallback_to_none !== "boolean") {
     throw new ConfigError("[sqlite].fallback_to_none must be true or false.");
   }
+  if (checkpoint !== undefined && !CHECKPOINTS.includes(checkpoint as "inline")) {
+    throw new ConfigError(
+      `[sqlite].checkpoint must be "background" (a thread of its own, the default) or "inline", got ${JSON.stringify(checkpoint)}.`,
+    );
+  }
   return {
     path: path as string | undefined,
     fallback_to_none: fallback_to_none as boolean | undefined,
+    checkpoint: checkpoint as SqliteTable["checkpoint"],
   };
 }
 
@@ -59,6 +68,8 @@ export function sqliteOptionsFromConfig(
     deferEmbedding: settings.defer_embedding,
     embeddingCacheMax: settings.embedding_cache_max,
     fallbackToNone: table.fallback_to_none ?? false,
+    // A long-running opener (the server) is what memory.toml mostly configures.
+    checkpoint: table.checkpoint ?? "background",
   };
   if (context.embedder) options.embedder = context.embedder;
   if (context.chatModel) options.chatModel = context.chatModel;

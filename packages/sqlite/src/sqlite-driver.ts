@@ -22,6 +22,7 @@ import {
   type WriteBatch,
   type WriteResult,
 } from "@memory/api";
+import { BackgroundCheckpoint } from "./background-checkpoint.js";
 import { deleteMatchingEntries } from "./bulk-delete.js";
 import { immediateWithoutWaiting, withBusyRetry } from "./busy-retry.js";
 import { EmbeddingCache } from "./embeddings/embedding-cache.js";
@@ -51,7 +52,7 @@ import { applyWriteBatch } from "./write-batch.js";
 /** The storage options of the driver (the rest of `SqliteMemoryOptions` is the facade's). */
 export type SqliteDriverOptions = Pick<
   SqliteMemoryOptions,
-  "path" | "database" | "embeddingCacheMax" | "logger"
+  "path" | "database" | "embeddingCacheMax" | "checkpoint" | "logger"
 >;
 
 /**
@@ -75,6 +76,7 @@ export class SqliteDriver implements MemoryDriver {
   readonly #input: SqliteDriverOptions;
   #options: ResolvedSqliteOptions;
   #opened: Opened | undefined;
+  #checkpoint: BackgroundCheckpoint | undefined;
   readonly recallStages: RecallStages;
   readonly leases: DriverLeases;
   readonly vectors: DriverVectors;
@@ -129,6 +131,8 @@ export class SqliteDriver implements MemoryDriver {
       vectors.reset(provider?.dimensions ?? 0);
       const queries = new QueryVectors(provider);
       this.#opened = { connection, statements, provider, space, queries, cache, vectors, options };
+      if (options.checkpoint === "background" && connection.owned && connection.file !== ":memory:")
+        this.#checkpoint = startCheckpoints(connection, options.logger);
     } catch (error) {
       if (connection.owned) connection.db.close();
       const typed = toStorageError(error, connection.file);
@@ -143,6 +147,10 @@ export class SqliteDriver implements MemoryDriver {
   async close(): Promise<void> {
     const opened = this.#opened;
     this.#opened = undefined;
+    const checkpoint = this.#checkpoint;
+    this.#checkpoint = undefined;
+    // The thread's connection first: the last one to close checkpoints and removes the WAL.
+    await checkpoint?.stop();
     if (opened?.connection.owned) opened.connection.db.close();
   }
 
@@ -190,5 +198,20 @@ export class SqliteDriver implements MemoryDriver {
 
   health(): Promise<DriverHealth> {
     return this.#run(healthReport);
+  }
+}
+
+/** The background checkpoint thread, or, when it cannot start, SQLite's own (logged). */
+function startCheckpoints(
+  connection: Opened["connection"],
+  log: (message: string) => void,
+): BackgroundCheckpoint | undefined {
+  try {
+    return BackgroundCheckpoint.start(connection.db, connection.file, log);
+  } catch (error) {
+    log(
+      `@memory/sqlite: checkpoints stay in the connection (no thread): ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
   }
 }

@@ -10,6 +10,7 @@ export function createSqliteDriver(options: SqliteMemoryOptions = {}): SqliteDri
     ...(options.embeddingCacheMax === undefined
       ? {}
       : { embeddingCacheMax: options.embeddingCacheMax }),
+    ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }),
   });
 }
 

@@ -30,6 +30,13 @@ export interface SqliteMemoryOptions extends Partial<RetrievalSettings> {
   embeddingBatchSize?: number;
   /** When the database cannot be opened, behave as the `none` backend (logged loudly) instead of failing. */
   fallbackToNone?: boolean;
+  /**
+   * Where WAL checkpoints run: `inline` (default), in the connection whose commit crossed
+   * SQLite's threshold; `background`, on a thread of their own once a second, so no request
+   * waits on the disk (background-checkpoint.ts). `[sqlite] checkpoint` in memory.toml, where
+   * the default is `background`. Ignored for `:memory:` and an adopted `database`.
+   */
+  checkpoint?: "inline" | "background";
   /** Where warnings go (fallback to none, adopted legacy vectors). Default `console.warn`. */
   logger?: (message: string) => void;
   /** Clock for recall's time decay and lease expiry (tests). Default `Date.now`. */
@@ -49,6 +56,7 @@ export interface ResolvedSqliteOptions {
   closeTimeoutMs: number;
   embeddingBatchSize: number;
   fallbackToNone: boolean;
+  checkpoint: "inline" | "background";
   logger: (message: string) => void;
 }
 
@@ -56,6 +64,7 @@ export interface ResolvedSqliteOptions {
 export const SQLITE_DEFAULTS = {
   ...FACADE_DEFAULTS,
   embeddingCacheMax: 10_000,
+  checkpoint: "inline" as "inline" | "background",
 };
 
 export function resolveSqliteOptions(options: SqliteMemoryOptions): ResolvedSqliteOptions {
@@ -68,6 +77,7 @@ export function resolveSqliteOptions(options: SqliteMemoryOptions): ResolvedSqli
     closeTimeoutMs: pick("closeTimeoutMs"),
     embeddingBatchSize: pick("embeddingBatchSize"),
     fallbackToNone: pick("fallbackToNone"),
+    checkpoint: pick("checkpoint"),
     logger: options.logger ?? ((message: string) => console.warn(message)),
   };
 }

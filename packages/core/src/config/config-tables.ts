@@ -10,7 +10,7 @@ import { closestKeys, describeUnknownKey, findTableLine } from "./key-suggestion
  */
 export const CONFIG_TABLE_KEYS = {
   memory: MEMORY_SETTING_KEYS,
-  sqlite: ["path", "fallback_to_none"],
+  sqlite: ["path", "fallback_to_none", "checkpoint"],
   postgres: ["url", "schema", "max_connections"],
   markdown: ["path", "index", "watch", "watch_debounce_ms"],
   lucid: [
