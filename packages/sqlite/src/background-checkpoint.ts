@@ -63,6 +63,8 @@ export class BackgroundCheckpoint {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     const worker = new Worker(PROGRAM, {
       eval: true,
+      // The parent's flags would make the program ESM under `--input-type=module` (node -e).
+      execArgv: [],
       workerData: { driver, file, intervalMs: INTERVAL_MS },
     });
     // Waiting for the next checkpoint never keeps a process alive.
@@ -75,6 +77,9 @@ export class BackgroundCheckpoint {
 
   /** Stops the thread after its current checkpoint; resolves once it has closed its connection. */
   async stop(): Promise<void> {
+    // Unreferenced, the thread would not keep the event loop alive while we wait for it: a
+    // program whose last work is this close (a CLI command) would end mid-await (exit 13).
+    this.#worker.ref();
     this.#worker.postMessage("stop");
     await this.#exited;
   }

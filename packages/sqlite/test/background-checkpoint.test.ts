@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { defaultConfig } from "@memory/core";
@@ -58,5 +59,24 @@ describe("sqlite: checkpoints on a thread of their own (checkpoint = background)
     await memory.store({ key: "k", content: "v" });
     await memory.close();
     expect(existsSync(join(config.memory.data_dir, "memory", "brain.db-wal"))).toBe(false);
+  });
+
+  // Before: close() awaited an unreferenced thread, so a program whose last work was closing
+  // the memory (every CLI command) ended mid-await with exit code 13.
+  it("lets a program end normally after closing the memory", () => {
+    const path = tempDbPath();
+    const program = `
+      import { createSqliteMemory } from "@memory/sqlite";
+      const memory = createSqliteMemory({ path: ${JSON.stringify(path)}, checkpoint: "background" });
+      await memory.store({ key: "k", content: "The user likes green tea" });
+      await memory.close();
+      console.log("closed");`;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
+      cwd: import.meta.dirname,
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe("closed");
   });
 });
