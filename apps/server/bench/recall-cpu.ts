@@ -16,13 +16,14 @@
  * bench:throughput does first: the set's rows (ours: `POST /v1/import`), 300 warm-up recalls
  * and 2,000 stores. Not a test: nothing is asserted.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { type BenchSet, locomoSet, syntheticSet } from "./bench-data.js";
 import { importRows, ours, type Running, reference } from "./bench-servers.js";
 import { benchStore } from "./bench-stores.js";
 import { type Call, runOperation } from "./load.js";
+import { cpuMs, loadAverage } from "./proc-stats.js";
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -31,21 +32,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SETS = (process.env.BENCH_SETS ?? "synthetic").split(",");
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const CONTEXT = process.env.BENCH_OPERATION === "context";
-// Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel.
-const TICK_MS = 10;
-
-/** CPU time (ms) the process has used so far: utime + stime of /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
-  // Fields after the command name (which may hold spaces, hence the last ")").
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
+const load = loadAverage;
 
 interface Totals {
   cpu: number;

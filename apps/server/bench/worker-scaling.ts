@@ -16,13 +16,14 @@
  * other: minutes apart, a burst of other work moves one row by tens of percent. Not a test:
  * nothing is asserted.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { type BenchSet, locomoSet, syntheticSet } from "./bench-data.js";
 import { importRows, ours, type Running, reference } from "./bench-servers.js";
 import { benchStore } from "./bench-stores.js";
 import { type Call, runOperation } from "./load.js";
+import { cpuMs, loadAverage, processTree } from "./proc-stats.js";
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
@@ -34,36 +35,6 @@ const SETS = (process.env.BENCH_SETS ?? "synthetic,locomo").split(",");
 const OPERATION = process.env.BENCH_OPERATION ?? "recall";
 if (!["recall", "context", "get", "store"].includes(OPERATION))
   throw new Error(`BENCH_OPERATION: use recall, context, get or store, not "${OPERATION}"`);
-// Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel.
-const TICK_MS = 10;
-
-/** CPU time (ms) of every thread of `pid` so far. */
-function cpuMs(pid: number): number {
-  let ticks = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * TICK_MS;
-}
-
-/** The server's process and its children (node:cluster workers), from /proc's parent ids. */
-function processesOf(running: Running): number[] {
-  const root = running.child.pid!;
-  const children = readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === root;
-      } catch {
-        return false; // ended meanwhile
-      }
-    });
-  return [root, ...children.map(Number)];
-}
-
 interface Server {
   name: string;
   processes: number;
@@ -132,7 +103,7 @@ async function benchSet(set: BenchSet): Promise<string[]> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [index, server] of servers.entries()) {
         const call = callOf(set, index);
-        const pids = processesOf(server.running);
+        const pids = processTree(server.running.child.pid!);
         const before = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
         const offset = WARM_UP + round * PER_ROUND;
         const result = await runOperation(
@@ -167,10 +138,7 @@ async function benchSet(set: BenchSet): Promise<string[]> {
   return lines;
 }
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
+const load = loadAverage;
 const before = load();
 const sets: BenchSet[] = [];
 if (SETS.includes("synthetic")) sets.push(syntheticSet(ENTRIES));
