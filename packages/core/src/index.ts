@@ -271,4 +271,6 @@ export {
   writeSnapshotText,
 } from "./snapshot/snapshot-chunks.js";
 export { configuredSnapshotPath, SNAPSHOT_FILE_NAME } from "./snapshot/snapshot-path.js";
+// A driver that applies surfaced events later (`DriverUsage.surface`) computes them as the facade does.
+export { applyUsageEvents } from "./usage/usage-stats.js";
 export { embedChecked } from "./vector-state.js";

@@ -40,10 +40,19 @@ if (command === "build") {
     .filter((line) => matchOf(line.text) !== "")
     .map((line) => ({ text: line.text, match: matchOf(line.text) }));
   const n = Number(count);
+  // Each operation ends with a turn of the event loop, as a server's request does (its reply
+  // is written to a socket): a recall's usage is then written in a transaction of its own, as
+  // when an agent recalls once a turn. BENCH_YIELD=0 runs them back to back, and every usage
+  // event is written in one transaction at close (what the figures before 2026-11-28 measured).
+  const yieldEach = process.env.BENCH_YIELD !== "0";
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
   if (side === "bare") {
     const db = new Database(file, { readonly: true });
     const bare = db.prepare(BARE_QUERY);
-    for (let i = 0; i < n; i++) bare.all(queries[i % queries.length].match, namespace);
+    for (let i = 0; i < n; i++) {
+      bare.all(queries[i % queries.length].match, namespace);
+      if (yieldEach) await turn();
+    }
     db.close();
   } else {
     const memory = createSqliteMemory({
@@ -53,7 +62,10 @@ if (command === "build") {
       logger: () => {},
     });
     const options = { namespace, mode: "bm25", limit: 10, minScore: 0 };
-    for (let i = 0; i < n; i++) await memory.recall(queries[i % queries.length].text, options);
+    for (let i = 0; i < n; i++) {
+      await memory.recall(queries[i % queries.length].text, options);
+      if (yieldEach) await turn();
+    }
     await memory.close();
   }
 } else {

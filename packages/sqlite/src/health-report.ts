@@ -2,6 +2,7 @@ import type { DriverHealth } from "@memory/api";
 import { SCHEMA_VERSION } from "./migrations/schema.js";
 import type { Opened } from "./opened-store.js";
 import { probeStorage } from "./storage-probe.js";
+import { countUsageEvents } from "./usage/usage-pruning.js";
 
 /** The SQLite part of `healthCheck`: entry count, a real write probe, the database's facts. */
 export function healthReport(opened: Opened): DriverHealth {
@@ -17,7 +18,7 @@ export function healthReport(opened: Opened): DriverHealth {
       sizeBytes: pageCount * pageSize,
       schemaVersion: SCHEMA_VERSION,
       vectorIndexLoaded: opened.vectors.loaded,
-      usageEvents: opened.statements.get("SELECT count(*) FROM usage_events").pluck().get(),
+      usageEvents: countUsageEvents(opened.statements),
     },
   };
 }

@@ -156,6 +156,16 @@ export interface DriverUsage {
     events: readonly UsageEvent[],
     update: (current: UsageRecord | undefined, events: readonly UsageEvent[]) => UsageRecord,
   ): Promise<void>;
+  /**
+   * Optional, for the recall path: appends `surfaced` events (every one's kind is `surfaced`)
+   * and may bring their keys' records up to date later, computed as `applyUsageEvents` of
+   * `@memory/core` computes them (the `update` the facade gives `record`), provided every
+   * `read`, `scan`, `put` and `prune` sees them applied. Surfacing only counts (`surfaced`,
+   * `lastSurfacedAt`), so applying it later gives the record `record` would have given. The
+   * facade's recorder uses it when present: a recall then costs the store one row instead of an
+   * event row and a record write per result (the SQLite driver, docs/usage.md).
+   */
+  surface?(events: readonly UsageEvent[]): Promise<void>;
   /** The events of one recall, in the order they were appended. */
   events(namespace: string, recallId: string): Promise<UsageEvent[]>;
   /** Stored records of `keys`, position by position. */

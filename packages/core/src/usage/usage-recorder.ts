@@ -4,10 +4,11 @@ import { applyUsageEvents } from "./usage-stats.js";
 /**
  * Writes the `surfaced` events of recalls without making a recall wait for them: events queue
  * here and go to the driver in one batch as soon as the previous batch is written (under load,
- * many recalls share one transaction; when idle, a recall's events are stored within a tick).
- * Feedback, reports and close drain the queue first, so this process always reads its own
- * events. A failed write is logged and dropped: usage is advice, and a recall must never fail or
- * slow down because of it.
+ * many recalls share one transaction; when idle, a recall's events are stored within a tick),
+ * through `surface` when the driver has it (records brought up to date later), `record`
+ * otherwise. Feedback, reports and close drain the queue first, so this process always reads
+ * its own events. A failed write is logged and dropped: usage is advice, and a recall must
+ * never fail or slow down because of it.
  */
 export class UsageRecorder {
   readonly #usage: DriverUsage;
@@ -46,7 +47,9 @@ export class UsageRecorder {
         const batch = this.#queue;
         this.#queue = [];
         try {
-          await this.#usage.record(batch, applyUsageEvents);
+          await (this.#usage.surface
+            ? this.#usage.surface(batch)
+            : this.#usage.record(batch, applyUsageEvents));
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           this.#log(`usage: ${batch.length} recall event(s) not recorded: ${reason}`);

@@ -10,6 +10,7 @@ import { upgradeToV8 } from "./schema-v8.js";
 import { upgradeToV9 } from "./schema-v9.js";
 import { upgradeToV10 } from "./schema-v10.js";
 import { upgradeToV11 } from "./schema-v11.js";
+import { upgradeToV12 } from "./schema-v12.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -56,6 +57,7 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     upgradeToV9(db);
     upgradeToV10(db);
     upgradeToV11(db);
+    upgradeToV12(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

@@ -1,5 +1,8 @@
-import type { DriverUsage, EntryMarkCursor, UsageEvent, UsageRecord } from "@memory/api";
+import type { DriverUsage, EntryMarkCursor, UsageRecord } from "@memory/api";
 import type { Opened } from "../opened-store.js";
+import { applyToRecords, PUT_RECORD, READ_RECORD } from "./record-updates.js";
+import { foldBehind, foldSurfaced, insertSurfaced, recallSurfaced } from "./surfaced-rows.js";
+import { countUsageEvents, pruneUsageEvents } from "./usage-pruning.js";
 import {
   EVENT_COLUMNS,
   type EventRow,
@@ -15,30 +18,10 @@ const INSERT_EVENT = `INSERT INTO usage_events (${EVENT_COLUMNS})
   VALUES (@recall_id, @namespace, @key, @kind, @at, @query, @source)`;
 const RECALL_EVENTS = `SELECT ${EVENT_COLUMNS} FROM usage_events
   WHERE namespace = ? AND recall_id = ? ORDER BY seq`;
-const READ_RECORD = `SELECT ${RECORD_COLUMNS} FROM usage_records WHERE namespace = ? AND key = ?`;
-// Records belong to stored entries only: the delete trigger (schema v10) removes an entry's
-// record with it, and a record written for a key that is no entry would outlive any delete and
-// be inherited by a later entry of that key.
-const PUT_RECORD = `INSERT INTO usage_records (${RECORD_COLUMNS})
-  SELECT @namespace, @key, @surfaced, @used, @ignored, @queries, @days, @last_surfaced_at,
-    @last_used_at, @last_used_day, @recent_queries
-  WHERE EXISTS (SELECT 1 FROM memories WHERE namespace = @namespace AND key = @key)
-  ON CONFLICT (namespace, key) DO UPDATE SET
-    surfaced = excluded.surfaced, used = excluded.used, ignored = excluded.ignored,
-    queries = excluded.queries, days = excluded.days,
-    last_surfaced_at = excluded.last_surfaced_at, last_used_at = excluded.last_used_at,
-    last_used_day = excluded.last_used_day, recent_queries = excluded.recent_queries`;
-const ENTRY_EXISTS = "SELECT 1 FROM memories WHERE namespace = ? AND key = ?";
 const SCAN_NAMESPACE = `SELECT ${RECORD_COLUMNS} FROM usage_records
   WHERE namespace = ? AND (namespace, key) > (?, ?) ORDER BY namespace, key LIMIT ?`;
 const SCAN_ALL = `SELECT ${RECORD_COLUMNS} FROM usage_records
   WHERE (namespace, key) > (?, ?) ORDER BY namespace, key LIMIT ?`;
-const PRUNE_OLD = "DELETE FROM usage_events WHERE at < ?";
-// `seq` is AUTOINCREMENT: the newest `keep` events are the `keep` highest seqs.
-const PRUNE_BEYOND = `DELETE FROM usage_events WHERE seq < (
-  SELECT seq FROM usage_events ORDER BY seq DESC LIMIT 1 OFFSET ?)`;
-const PRUNE_ALL = "DELETE FROM usage_events";
-const COUNT_EVENTS = "SELECT count(*) FROM usage_events";
 
 /** Before every (namespace, key): the empty namespace and key sort first. */
 const START: EntryMarkCursor = { namespace: "", key: "" };
@@ -51,74 +34,65 @@ const START: EntryMarkCursor = { namespace: "", key: "" };
 export function sqliteUsage(
   run: <T>(body: (opened: Opened) => T, transaction?: boolean) => Promise<T>,
 ): DriverUsage {
+  // Records a read returns include every surfaced row written before it (another process's too).
+  const catchUp = async () => {
+    if (await run((opened) => foldBehind(opened.statements)))
+      await run((opened) => foldSurfaced(opened.statements), true);
+  };
   return {
     record: (events, update) =>
       run((opened) => {
-        const { statements } = opened;
-        const insert = statements.get(INSERT_EVENT);
-        const byEntry = new Map<string, { namespace: string; key: string; events: UsageEvent[] }>();
-        for (const event of events) {
-          insert.run(eventParams(event));
-          // JSON of the pair: no separator a key could contain.
-          const id = JSON.stringify([event.namespace, event.key]);
-          const group = byEntry.get(id);
-          if (group) group.events.push(event);
-          else byEntry.set(id, { namespace: event.namespace, key: event.key, events: [event] });
-        }
-        const exists = statements.get(ENTRY_EXISTS);
-        const read = statements.get(READ_RECORD);
-        const put = statements.get(PUT_RECORD);
-        for (const { namespace, key, events: own } of byEntry.values()) {
-          if (exists.get(namespace, key) === undefined) continue;
-          const row = read.get(namespace, key) as RecordRow | undefined;
-          const next = update(row ? toRecord(row) : undefined, own);
-          // The record is the named entry's, whatever `update` returned.
-          put.run(recordParams({ ...next, namespace, key }));
-        }
+        const insert = opened.statements.get(INSERT_EVENT);
+        for (const event of events) insert.run(eventParams(event));
+        applyToRecords(opened.statements, events, update);
       }, true),
 
-    events: (namespace, recallId) =>
-      run((opened) =>
-        (opened.statements.get(RECALL_EVENTS).all(namespace, recallId) as EventRow[]).map(toEvent),
-      ),
+    // A recall's results as one row; their records catch up before any read (surfaced-rows.ts).
+    surface: (events) => run((opened) => insertSurfaced(opened.statements, events), true),
 
-    read: (namespace, keys) =>
+    // Surfaced first: a recall's results are written before any feedback on them.
+    events: (namespace, recallId) =>
       run((opened) => {
+        const { statements } = opened;
+        const later = statements.get(RECALL_EVENTS).all(namespace, recallId) as EventRow[];
+        return [...recallSurfaced(statements, namespace, recallId), ...later.map(toEvent)];
+      }),
+
+    read: async (namespace, keys) => {
+      await catchUp();
+      return run((opened) => {
         const read = opened.statements.get(READ_RECORD);
         return keys.map((key) => {
           const row = read.get(namespace, key) as RecordRow | undefined;
           return row ? toRecord(row) : undefined;
         });
-      }),
+      });
+    },
 
-    scan: (namespace, after, limit) =>
-      run((opened) => {
-        if (limit <= 0) return [];
+    scan: async (namespace, after, limit) => {
+      if (limit <= 0) return [];
+      await catchUp();
+      return run((opened) => {
         const from = after ?? START;
         const rows =
           namespace === undefined
             ? opened.statements.get(SCAN_ALL).all(from.namespace, from.key, limit)
             : opened.statements.get(SCAN_NAMESPACE).all(namespace, from.namespace, from.key, limit);
         return (rows as RecordRow[]).map(toRecord);
-      }),
+      });
+    },
 
+    // Imported records replace what the store counted, surfaced rows not yet applied included.
     put: (records: readonly UsageRecord[]) =>
       run((opened) => {
+        foldSurfaced(opened.statements);
         const put = opened.statements.get(PUT_RECORD);
         for (const record of records) put.run(recordParams(record));
       }, true),
 
     prune: (olderThan, keep) =>
-      run((opened) => {
-        const { statements } = opened;
-        let removed = statements.get(PRUNE_OLD).run(olderThan).changes;
-        removed +=
-          keep <= 0
-            ? statements.get(PRUNE_ALL).run().changes
-            : statements.get(PRUNE_BEYOND).run(keep - 1).changes;
-        return removed;
-      }, true),
+      run((opened) => pruneUsageEvents(opened.statements, olderThan, keep), true),
 
-    countEvents: () => run((opened) => opened.statements.get(COUNT_EVENTS).pluck().get() as number),
+    countEvents: () => run((opened) => countUsageEvents(opened.statements)),
   };
 }

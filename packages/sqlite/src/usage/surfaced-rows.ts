@@ -1,0 +1,98 @@
+import type { UsageEvent } from "@memory/api";
+import { applyUsageEvents } from "@memory/core";
+import type { StatementCache } from "../statement-cache.js";
+import { applyToRecords } from "./record-updates.js";
+import { type EventRow, toEvent } from "./usage-rows.js";
+
+/**
+ * Unfolded rows after which `surface` folds in its own transaction. A fold then applies at most
+ * this many recalls' events (a few thousand at 10 results each: milliseconds), and a read after
+ * a long run of recalls finds little left to do.
+ */
+export const FOLD_AFTER_ROWS = 256;
+
+const INSERT_SURFACED = `INSERT INTO usage_surfaced (recall_id, namespace, at, query, source, keys)
+  VALUES (?, ?, ?, ?, ?, ?)`;
+// A key whose entry was deleted after the row was written is not one of the row's events.
+const LIVE_KEY = `NOT EXISTS (SELECT 1 FROM usage_forgotten AS f
+  WHERE f.namespace = s.namespace AND f.key = j.value AND f.through_seq >= s.seq)`;
+/** Rows as `surfaced` events (the columns of usage-rows.ts), in the order they were written. */
+const expanded = (where: string) => `SELECT s.recall_id, s.namespace, j.value AS key,
+    'surfaced' AS kind, s.at, s.query, s.source
+  FROM usage_surfaced AS s, json_each(s.keys) AS j
+  WHERE ${where} AND ${LIVE_KEY}
+  ORDER BY s.seq, j.key`;
+const RECALL_SURFACED = expanded("s.namespace = ? AND s.recall_id = ?");
+const UNFOLDED = expanded("s.seq > ? AND s.seq <= ?");
+export const COUNT_SURFACED = `SELECT count(*) FROM usage_surfaced AS s, json_each(s.keys) AS j
+  WHERE ${LIVE_KEY}`;
+const NEWEST = "SELECT max(seq) FROM usage_surfaced";
+const FOLDED = "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'usage_folded_seq'";
+const SET_FOLDED = "UPDATE meta SET value = ? WHERE key = 'usage_folded_seq'";
+const BEHIND = `SELECT coalesce((SELECT max(seq) FROM usage_surfaced), 0)
+  > (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'usage_folded_seq')`;
+
+/** Appends surfaced events: one row per recall (a run of events sharing its id, time, query, source). */
+export function insertSurfaced(statements: StatementCache, events: readonly UsageEvent[]): void {
+  const insert = statements.get(INSERT_SURFACED);
+  let run: UsageEvent[] = [];
+  const write = () => {
+    const first = run[0];
+    if (!first) return;
+    const keys = JSON.stringify(run.map((event) => event.key));
+    insert.run(first.recallId, first.namespace, first.at, first.query ?? null, first.source, keys);
+    run = [];
+  };
+  for (const event of events) {
+    if (event.kind !== "surfaced")
+      throw new TypeError(`surface takes surfaced events only, got a ${event.kind} event.`);
+    const first = run[0];
+    if (first && !sameRecall(first, event)) write();
+    run.push(event);
+  }
+  write();
+  const newest = statements.get(NEWEST).pluck().get() as number;
+  if (newest - foldedThrough(statements) >= FOLD_AFTER_ROWS) foldSurfaced(statements);
+}
+
+function sameRecall(a: UsageEvent, b: UsageEvent): boolean {
+  return (
+    a.recallId === b.recallId &&
+    a.namespace === b.namespace &&
+    a.at === b.at &&
+    a.query === b.query &&
+    a.source === b.source
+  );
+}
+
+/** One recall's surfaced events, in result order. */
+export function recallSurfaced(
+  statements: StatementCache,
+  namespace: string,
+  recallId: string,
+): UsageEvent[] {
+  return (statements.get(RECALL_SURFACED).all(namespace, recallId) as EventRow[]).map(toEvent);
+}
+
+/** Whether rows wait to be applied to records (a read statement: no lock taken). */
+export function foldBehind(statements: StatementCache): boolean {
+  return statements.get(BEHIND).pluck().get() === 1;
+}
+
+/**
+ * Applies every row not yet applied to the records of its keys, with the facade's own rule
+ * (`applyUsageEvents`), inside the caller's write transaction. Surfacing only counts, so the
+ * result is what applying each row when it was written would have given.
+ */
+export function foldSurfaced(statements: StatementCache): void {
+  const newest = statements.get(NEWEST).pluck().get() as number | null;
+  const folded = foldedThrough(statements);
+  if (newest === null || newest <= folded) return;
+  const events = (statements.get(UNFOLDED).all(folded, newest) as EventRow[]).map(toEvent);
+  applyToRecords(statements, events, applyUsageEvents);
+  statements.get(SET_FOLDED).run(String(newest));
+}
+
+function foldedThrough(statements: StatementCache): number {
+  return statements.get(FOLDED).pluck().get() as number;
+}
