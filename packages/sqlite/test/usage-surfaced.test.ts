@@ -2,8 +2,9 @@ import type { UsageEvent } from "@memory/api";
 import { applyUsageEvents } from "@memory/core";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SqliteDriver } from "../src/index.js";
+import { createSqliteMemory, type SqliteDriver } from "../src/index.js";
 import { FOLD_AFTER_ROWS } from "../src/usage/surfaced-rows.js";
+import { tempDbPath } from "./helpers.js";
 import { batch, entryRecord, openDriver, storeEntries, usageEvent } from "./usage-helpers.js";
 
 const drivers: SqliteDriver[] = [];
@@ -145,6 +146,29 @@ describe("sqlite: a recall's surfaced events in one row (schema v12)", () => {
     expect(b!.stats.surfaced).toBe(2);
     expect(await driver.usage!.prune("2000-01-01T00:00:00.000Z", 0)).toBe(2);
     expect(await driver.usage!.countEvents()).toBe(0);
+  });
+
+  it("applies waiting rows to what a read-only store's reads return, without writing", async () => {
+    const path = tempDbPath();
+    const writer = createSqliteMemory({ path, logger: () => {} });
+    await writer.store({ key: "coffee", content: "The user drinks coffee every morning" });
+    await writer.store({ key: "tea", content: "The user drinks green tea" });
+    const shown = await writer.recall("what does the user drink", { minScore: 0 });
+    expect(shown.map((entry) => entry.key).sort()).toEqual(["coffee", "tea"]);
+    await writer.close();
+    expect(tables(path)).toMatchObject({ surfacedRows: 1, records: 0 });
+
+    const db = new Database(path, { readonly: true });
+    const reader = createSqliteMemory({ database: db, logger: () => {} });
+    try {
+      const report = await reader.usage({ keys: ["coffee", "tea"] });
+      expect(report.entries.map((entry) => entry.stats.surfaced)).toEqual([1, 1]);
+      await expect(reader.store({ key: "milk", content: "Milk" })).rejects.toThrow(/read-only/);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+    expect(tables(path)).toMatchObject({ surfacedRows: 1, records: 0 });
   });
 
   it("takes surfaced events only, and writes nothing when given another kind", async () => {

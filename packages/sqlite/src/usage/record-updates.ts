@@ -17,6 +17,11 @@ export const PUT_RECORD = `INSERT INTO usage_records (${RECORD_COLUMNS})
     last_used_day = excluded.last_used_day, recent_queries = excluded.recent_queries`;
 const ENTRY_EXISTS = "SELECT 1 FROM memories WHERE namespace = ? AND key = ?";
 
+/** Whether `(namespace, key)` is a stored entry: only entries have records. */
+export function isEntry(statements: StatementCache, namespace: string, key: string): boolean {
+  return statements.get(ENTRY_EXISTS).get(namespace, key) !== undefined;
+}
+
 export type RecordUpdate = (
   current: UsageRecord | undefined,
   events: readonly UsageEvent[],
@@ -40,11 +45,10 @@ export function applyToRecords(
     if (group) group.events.push(event);
     else byEntry.set(id, { namespace: event.namespace, key: event.key, events: [event] });
   }
-  const exists = statements.get(ENTRY_EXISTS);
   const read = statements.get(READ_RECORD);
   const put = statements.get(PUT_RECORD);
   for (const { namespace, key, events: own } of byEntry.values()) {
-    if (exists.get(namespace, key) === undefined) continue;
+    if (!isEntry(statements, namespace, key)) continue;
     const row = read.get(namespace, key) as RecordRow | undefined;
     const next = update(row ? toRecord(row) : undefined, own);
     // The record is the named entry's, whatever `update` returned.

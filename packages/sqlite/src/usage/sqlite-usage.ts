@@ -1,7 +1,13 @@
-import type { DriverUsage, EntryMarkCursor, UsageRecord } from "@memory/api";
+import { type DriverUsage, type EntryMarkCursor, MemoryError, type UsageRecord } from "@memory/api";
 import type { Opened } from "../opened-store.js";
 import { applyToRecords, PUT_RECORD, READ_RECORD } from "./record-updates.js";
-import { foldBehind, foldSurfaced, insertSurfaced, recallSurfaced } from "./surfaced-rows.js";
+import {
+  foldBehind,
+  foldSurfaced,
+  insertSurfaced,
+  recallSurfaced,
+  withUnfolded,
+} from "./surfaced-rows.js";
 import { countUsageEvents, pruneUsageEvents } from "./usage-pruning.js";
 import {
   EVENT_COLUMNS,
@@ -34,10 +40,18 @@ const START: EntryMarkCursor = { namespace: "", key: "" };
 export function sqliteUsage(
   run: <T>(body: (opened: Opened) => T, transaction?: boolean) => Promise<T>,
 ): DriverUsage {
-  // Records a read returns include every surfaced row written before it (another process's too).
-  const catchUp = async () => {
-    if (await run((opened) => foldBehind(opened.statements)))
+  // Records a read returns include every surfaced row written before it (another process's
+  // too): folded first, or, when the store cannot be written now, applied to what is returned.
+  // False when the rows are still waiting.
+  const catchUp = async (): Promise<boolean> => {
+    if (!(await run((opened) => foldBehind(opened.statements)))) return true;
+    try {
       await run((opened) => foldSurfaced(opened.statements), true);
+      return true;
+    } catch (error) {
+      if (MemoryError.hasCode(error, "STORE_NOT_WRITABLE")) return false;
+      throw error;
+    }
   };
   return {
     record: (events, update) =>
@@ -59,26 +73,31 @@ export function sqliteUsage(
       }),
 
     read: async (namespace, keys) => {
-      await catchUp();
+      const current = await catchUp();
       return run((opened) => {
         const read = opened.statements.get(READ_RECORD);
-        return keys.map((key) => {
+        const records = keys.map((key) => {
           const row = read.get(namespace, key) as RecordRow | undefined;
           return row ? toRecord(row) : undefined;
         });
+        if (current) return records;
+        const ids = keys.map((key) => ({ namespace, key }));
+        return withUnfolded(opened.statements, ids, records);
       });
     },
 
     scan: async (namespace, after, limit) => {
       if (limit <= 0) return [];
-      await catchUp();
+      const current = await catchUp();
       return run((opened) => {
         const from = after ?? START;
         const rows =
           namespace === undefined
             ? opened.statements.get(SCAN_ALL).all(from.namespace, from.key, limit)
             : opened.statements.get(SCAN_NAMESPACE).all(namespace, from.namespace, from.key, limit);
-        return (rows as RecordRow[]).map(toRecord);
+        const records = (rows as RecordRow[]).map(toRecord);
+        if (current) return records;
+        return withUnfolded(opened.statements, records, records) as UsageRecord[];
       });
     },
 

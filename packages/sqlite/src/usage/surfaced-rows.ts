@@ -1,7 +1,7 @@
-import type { UsageEvent } from "@memory/api";
+import type { UsageEvent, UsageRecord } from "@memory/api";
 import { applyUsageEvents } from "@memory/core";
 import type { StatementCache } from "../statement-cache.js";
-import { applyToRecords } from "./record-updates.js";
+import { applyToRecords, isEntry } from "./record-updates.js";
 import { type EventRow, toEvent } from "./usage-rows.js";
 
 /**
@@ -91,6 +91,35 @@ export function foldSurfaced(statements: StatementCache): void {
   const events = (statements.get(UNFOLDED).all(folded, newest) as EventRow[]).map(toEvent);
   applyToRecords(statements, events, applyUsageEvents);
   statements.get(SET_FOLDED).run(String(newest));
+}
+
+/**
+ * `records` (of the entries `ids` name, position by position) as a fold would leave them,
+ * computed without writing: for a store that cannot be written now (read-only, a full disk),
+ * where the fold itself fails. A key with no record yet gets one only where `records` has a
+ * position for it (a read asks by key; a scan lists stored records).
+ */
+export function withUnfolded(
+  statements: StatementCache,
+  ids: readonly { namespace: string; key: string }[],
+  records: (UsageRecord | undefined)[],
+): (UsageRecord | undefined)[] {
+  const newest = statements.get(NEWEST).pluck().get() as number | null;
+  const events = (
+    statements.get(UNFOLDED).all(foldedThrough(statements), newest ?? 0) as EventRow[]
+  ).map(toEvent);
+  if (events.length === 0) return records;
+  const byEntry = new Map<string, UsageEvent[]>();
+  for (const event of events) {
+    const id = JSON.stringify([event.namespace, event.key]);
+    byEntry.set(id, [...(byEntry.get(id) ?? []), event]);
+  }
+  return records.map((record, index) => {
+    const { namespace, key } = ids[index]!;
+    const own = byEntry.get(JSON.stringify([namespace, key]));
+    if (!own || !isEntry(statements, namespace, key)) return record;
+    return { ...applyUsageEvents(record, own), namespace, key };
+  });
 }
 
 function foldedThrough(statements: StatementCache): number {
