@@ -154,14 +154,17 @@ async function main(): Promise<void> {
         body: JSON.stringify({ query: `${word()} ${i}` }),
       }),
     );
+    const stored = await run("store", REQUESTS, (i) =>
+      fetch(`${server.url}/v1/memories`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ key: `bench-${i}`, content: sentence(20), category: "daily" }),
+      }),
+    );
+    // Those stores are embedded in the background too: recall is not measured beside them.
+    if (EMBEDDER !== "noop") await untilEmbedded(server.url);
     const results = [
-      await run("store", REQUESTS, (i) =>
-        fetch(`${server.url}/v1/memories`, {
-          method: "POST",
-          headers: json,
-          body: JSON.stringify({ key: `bench-${i}`, content: sentence(20), category: "daily" }),
-        }),
-      ),
+      stored,
       await run("recall", REQUESTS, () =>
         fetch(`${server.url}/v1/recall`, {
           method: "POST",
