@@ -8,7 +8,10 @@
 #
 # Each side runs twice, with WARM and WARM + COUNT operations, on a fresh copy of the store;
 # the difference over COUNT is one operation's instructions in steady state (start-up, module
-# loading and the JIT's warm-up cancel out). All processes' threads count: the garbage
+# loading and the JIT's warm-up cancel out). Each operation is followed by a turn of the event
+# loop, so a tracked recall's usage is written in a transaction of its own, as in a server at
+# low load (BENCH_YIELD=0: back to back, usage written in one batch at close; the figures
+# before 2026-11-28's fourth session). All processes' threads count: the garbage
 # collector's and the compiler's too. About 9 minutes on 2 cores; the runs go two at a time.
 set -euo pipefail
 export_dir=${1:?usage: recall-instructions.sh EXPORT_DIR}
