@@ -37,21 +37,32 @@ export function applyToRecords(
   events: readonly UsageEvent[],
   update: RecordUpdate,
 ): void {
-  const byEntry = new Map<string, { namespace: string; key: string; events: UsageEvent[] }>();
-  for (const event of events) {
-    // JSON of the pair: no separator a key could contain.
-    const id = JSON.stringify([event.namespace, event.key]);
-    const group = byEntry.get(id);
-    if (group) group.events.push(event);
-    else byEntry.set(id, { namespace: event.namespace, key: event.key, events: [event] });
-  }
   const read = statements.get(READ_RECORD);
   const put = statements.get(PUT_RECORD);
-  for (const { namespace, key, events: own } of byEntry.values()) {
+  for (const { namespace, key, events: own } of eventsByEntry(events).values()) {
     if (!isEntry(statements, namespace, key)) continue;
     const row = read.get(namespace, key) as RecordRow | undefined;
     const next = update(row ? toRecord(row) : undefined, own);
     // The record is the named entry's, whatever `update` returned.
     put.run(recordParams({ ...next, namespace, key }));
   }
+}
+
+/** Events grouped by the entry they name, in order; keyed by {@link entryId}. */
+export function eventsByEntry(
+  events: readonly UsageEvent[],
+): Map<string, { namespace: string; key: string; events: UsageEvent[] }> {
+  const byEntry = new Map<string, { namespace: string; key: string; events: UsageEvent[] }>();
+  for (const event of events) {
+    const id = entryId(event.namespace, event.key);
+    const group = byEntry.get(id);
+    if (group) group.events.push(event);
+    else byEntry.set(id, { namespace: event.namespace, key: event.key, events: [event] });
+  }
+  return byEntry;
+}
+
+/** JSON of the pair: no separator a key could contain. */
+export function entryId(namespace: string, key: string): string {
+  return JSON.stringify([namespace, key]);
 }

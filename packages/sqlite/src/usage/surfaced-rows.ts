@@ -1,7 +1,7 @@
 import type { UsageEvent, UsageRecord } from "@memory/api";
 import { applyUsageEvents } from "@memory/core";
 import type { StatementCache } from "../statement-cache.js";
-import { applyToRecords, isEntry } from "./record-updates.js";
+import { applyToRecords, entryId, eventsByEntry, isEntry } from "./record-updates.js";
 import { type EventRow, toEvent } from "./usage-rows.js";
 
 /**
@@ -13,8 +13,9 @@ export const FOLD_AFTER_ROWS = 256;
 
 const INSERT_SURFACED = `INSERT INTO usage_surfaced (recall_id, namespace, at, query, source, keys)
   VALUES (?, ?, ?, ?, ?, ?)`;
-// A key whose entry was deleted after the row was written is not one of the row's events.
-const LIVE_KEY = `NOT EXISTS (SELECT 1 FROM usage_forgotten AS f
+// A key whose entry was deleted after the row was written is not one of the row's events (`s`:
+// the row, `j`: its key in json_each).
+export const LIVE_KEY = `NOT EXISTS (SELECT 1 FROM usage_forgotten AS f
   WHERE f.namespace = s.namespace AND f.key = j.value AND f.through_seq >= s.seq)`;
 /** Rows as `surfaced` events (the columns of usage-rows.ts), in the order they were written. */
 const expanded = (where: string) => `SELECT s.recall_id, s.namespace, j.value AS key,
@@ -36,11 +37,20 @@ const BEHIND = `SELECT coalesce((SELECT max(seq) FROM usage_surfaced), 0)
 export function insertSurfaced(statements: StatementCache, events: readonly UsageEvent[]): void {
   const insert = statements.get(INSERT_SURFACED);
   let run: UsageEvent[] = [];
+  let newest = 0;
   const write = () => {
     const first = run[0];
     if (!first) return;
     const keys = JSON.stringify(run.map((event) => event.key));
-    insert.run(first.recallId, first.namespace, first.at, first.query ?? null, first.source, keys);
+    const { lastInsertRowid } = insert.run(
+      first.recallId,
+      first.namespace,
+      first.at,
+      first.query ?? null,
+      first.source,
+      keys,
+    );
+    newest = Number(lastInsertRowid);
     run = [];
   };
   for (const event of events) {
@@ -51,7 +61,7 @@ export function insertSurfaced(statements: StatementCache, events: readonly Usag
     run.push(event);
   }
   write();
-  const newest = statements.get(NEWEST).pluck().get() as number;
+  // The seq of the row just written is the newest: no other writer holds the lock.
   if (newest - foldedThrough(statements) >= FOLD_AFTER_ROWS) foldSurfaced(statements);
 }
 
@@ -85,12 +95,19 @@ export function foldBehind(statements: StatementCache): boolean {
  * result is what applying each row when it was written would have given.
  */
 export function foldSurfaced(statements: StatementCache): void {
-  const newest = statements.get(NEWEST).pluck().get() as number | null;
-  const folded = foldedThrough(statements);
-  if (newest === null || newest <= folded) return;
-  const events = (statements.get(UNFOLDED).all(folded, newest) as EventRow[]).map(toEvent);
+  const { events, newest } = unfolded(statements);
+  if (newest === undefined) return;
   applyToRecords(statements, events, applyUsageEvents);
   statements.get(SET_FOLDED).run(String(newest));
+}
+
+/** The events of the rows not yet folded, and the newest row's seq (undefined: none wait). */
+function unfolded(statements: StatementCache): { events: UsageEvent[]; newest?: number } {
+  const newest = statements.get(NEWEST).pluck().get() as number | null;
+  const folded = foldedThrough(statements);
+  if (newest === null || newest <= folded) return { events: [] };
+  const rows = statements.get(UNFOLDED).all(folded, newest) as EventRow[];
+  return { events: rows.map(toEvent), newest };
 }
 
 /**
@@ -104,19 +121,12 @@ export function withUnfolded(
   ids: readonly { namespace: string; key: string }[],
   records: (UsageRecord | undefined)[],
 ): (UsageRecord | undefined)[] {
-  const newest = statements.get(NEWEST).pluck().get() as number | null;
-  const events = (
-    statements.get(UNFOLDED).all(foldedThrough(statements), newest ?? 0) as EventRow[]
-  ).map(toEvent);
+  const { events } = unfolded(statements);
   if (events.length === 0) return records;
-  const byEntry = new Map<string, UsageEvent[]>();
-  for (const event of events) {
-    const id = JSON.stringify([event.namespace, event.key]);
-    byEntry.set(id, [...(byEntry.get(id) ?? []), event]);
-  }
+  const byEntry = eventsByEntry(events);
   return records.map((record, index) => {
     const { namespace, key } = ids[index]!;
-    const own = byEntry.get(JSON.stringify([namespace, key]));
+    const own = byEntry.get(entryId(namespace, key))?.events;
     if (!own || !isEntry(statements, namespace, key)) return record;
     return { ...applyUsageEvents(record, own), namespace, key };
   });

@@ -1,10 +1,8 @@
 import type { StatementCache } from "../statement-cache.js";
-import { COUNT_SURFACED, foldSurfaced } from "./surfaced-rows.js";
+import { COUNT_SURFACED, foldSurfaced, LIVE_KEY } from "./surfaced-rows.js";
 
 const COUNT_EVENTS = `SELECT (SELECT count(*) FROM usage_events) + (${COUNT_SURFACED})`;
-const LIVE_KEYS_OF_ROW = `(SELECT count(*) FROM json_each(s.keys) AS j
-  WHERE NOT EXISTS (SELECT 1 FROM usage_forgotten AS f
-    WHERE f.namespace = s.namespace AND f.key = j.value AND f.through_seq >= s.seq))`;
+const LIVE_KEYS_OF_ROW = `(SELECT count(*) FROM json_each(s.keys) AS j WHERE ${LIVE_KEY})`;
 const SURFACED_BEFORE = `SELECT coalesce(sum(${LIVE_KEYS_OF_ROW}), 0) FROM usage_surfaced AS s
   WHERE s.at < ?`;
 const DELETE_EVENTS_BEFORE = "DELETE FROM usage_events WHERE at < ?";
