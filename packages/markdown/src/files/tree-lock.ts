@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  existsSync,
   linkSync,
   mkdirSync,
   openSync,
@@ -30,6 +31,11 @@ interface LockContent {
   token: string;
 }
 
+/** A process that has waited this long for the lock claims the next turn (`#acquire`). */
+const CLAIM_AFTER_MS = 50;
+/** How often a claimant looks for the lock to come free: it alone may take it then. */
+const CLAIMANT_POLL_MS = 2;
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // One queue per lock file in this process: instances over one tree take turns here first, so the
@@ -54,12 +60,15 @@ function processAlive(pid: number): boolean {
  */
 export class TreeLock {
   readonly file: string;
+  /** The claim on the next turn (`#acquire`). */
+  readonly #next: string;
   readonly #timeoutMs: number;
   readonly #staleMs: number;
   readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(file: string, options: TreeLockOptions = {}) {
     this.file = file;
+    this.#next = `${file}.next`;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#staleMs = options.staleMs ?? 60_000;
     this.#sleep = options.sleep ?? defaultSleep;
@@ -80,7 +89,7 @@ export class TreeLock {
       try {
         return await body();
       } finally {
-        this.#release(token);
+        this.#release(this.file, token);
       }
     } finally {
       release();
@@ -88,33 +97,57 @@ export class TreeLock {
     }
   }
 
+  /**
+   * Takes the lock file. Fair across processes: a process that has waited `CLAIM_AFTER_MS`
+   * claims the next turn (`<lock>.next`, created like the lock), and while a live claim of
+   * another process stands nobody else takes the lock. Without it a process with a queue of
+   * writes takes the lock again in the same tick it releases it, and another process, which
+   * polls, never finds it free: two server workers on one Markdown tree, one of them starved
+   * into TIMEOUT errors (BENCHMARKS.md, 1M entries).
+   */
   async #acquire(): Promise<string> {
     const token = randomBytes(8).toString("hex");
     const started = Date.now();
     let wait = 1;
-    for (;;) {
-      if (this.#tryCreate(token)) return token;
-      this.#takeOverIfStale();
-      if (Date.now() - started > this.#timeoutMs) {
-        throw new MemoryTimeoutError(
-          `Timed out after ${this.#timeoutMs} ms waiting for the lock ${this.file}; another process holds it. If no process is writing this memory, delete the file.`,
-        );
+    let claimed = false;
+    try {
+      for (;;) {
+        if (this.#turnIsOpen(token) && this.#tryCreate(this.file, token)) return token;
+        this.#takeOverIfStale(this.file);
+        if (!claimed && Date.now() - started >= CLAIM_AFTER_MS)
+          claimed = this.#tryCreate(this.#next, token);
+        if (Date.now() - started > this.#timeoutMs) {
+          throw new MemoryTimeoutError(
+            `Timed out after ${this.#timeoutMs} ms waiting for the lock ${this.file}; another process holds it. If no process is writing this memory, delete the file.`,
+          );
+        }
+        await this.#sleep(claimed ? Math.min(wait, CLAIMANT_POLL_MS) : wait);
+        wait = Math.min(wait * 2, 25);
       }
-      await this.#sleep(wait);
-      wait = Math.min(wait * 2, 25);
+    } finally {
+      if (claimed) this.#release(this.#next, token);
     }
   }
 
-  #tryCreate(token: string): boolean {
+  /** False while another process's live claim on the next turn stands. */
+  #turnIsOpen(token: string): boolean {
+    const claim = this.#read(this.#next);
+    if (!claim || claim.content?.token === token) return true;
+    this.#takeOverIfStale(this.#next);
+    return !existsSync(this.#next);
+  }
+
+  /** Creates `file` (the lock or the claim) holding this process's `token`; false if it exists. */
+  #tryCreate(file: string, token: string): boolean {
     let fd: number;
     try {
-      fd = openSync(this.file, "wx", 0o644);
+      fd = openSync(file, "wx", 0o644);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return false;
       if (code === "ENOENT") {
-        mkdirSync(dirname(this.file), { recursive: true });
-        return this.#tryCreate(token);
+        mkdirSync(dirname(file), { recursive: true });
+        return this.#tryCreate(file, token);
       }
       throw error;
     }
@@ -141,8 +174,9 @@ export class TreeLock {
     }
   }
 
-  #takeOverIfStale(): void {
-    const current = this.#read(this.file);
+  /** Removes `file` (the lock or the claim) when its process is gone or it is older than staleMs. */
+  #takeOverIfStale(file: string): void {
+    const current = this.#read(file);
     if (!current) return;
     const { content } = current;
     let age: number;
@@ -150,7 +184,7 @@ export class TreeLock {
     else {
       // Being written right now (created, not yet filled) or damaged: judged by the file's age.
       try {
-        age = Date.now() - statSync(this.file).mtimeMs;
+        age = Date.now() - statSync(file).mtimeMs;
       } catch {
         return;
       }
@@ -161,9 +195,9 @@ export class TreeLock {
       content.pid !== process.pid &&
       !processAlive(content.pid);
     if (!dead && age < this.#staleMs) return;
-    const aside = `${this.file}.stale-${randomBytes(4).toString("hex")}`;
+    const aside = `${file}.stale-${randomBytes(4).toString("hex")}`;
     try {
-      renameSync(this.file, aside);
+      renameSync(file, aside);
     } catch {
       return; // someone else took it over first
     }
@@ -171,7 +205,7 @@ export class TreeLock {
     if (taken && taken.raw !== current.raw) {
       // Another taker replaced the stale lock between our read and our rename: put it back.
       try {
-        linkSync(aside, this.file);
+        linkSync(aside, file);
       } catch {}
     }
     try {
@@ -179,11 +213,12 @@ export class TreeLock {
     } catch {}
   }
 
-  #release(token: string): void {
-    const current = this.#read(this.file);
+  /** Removes `file` (the lock or the claim) if it still holds `token`. */
+  #release(file: string, token: string): void {
+    const current = this.#read(file);
     if (current?.content?.token !== token) return; // taken over as stale: not ours any more
     try {
-      unlinkSync(this.file);
+      unlinkSync(file);
     } catch {}
   }
 }
