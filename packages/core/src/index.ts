@@ -174,6 +174,7 @@ export {
 export {
   type CachedStatistics,
   cachedStatistics,
+  cachedStatisticsNow,
   KeywordStatisticsCache,
   STATISTICS_CACHE_MAX_TERMS,
 } from "./recall/keyword-statistics-cache.js";

@@ -105,14 +105,45 @@ export async function cachedStatistics(
   count: (terms: readonly QueryTerm[]) => KeywordStatistics | Promise<KeywordStatistics>,
 ): Promise<KeywordStatistics> {
   const cached = cache.get(token, namespace, terms);
-  const missing = cached
-    ? terms.filter((_, index) => cached.documentFrequency[index] === undefined)
-    : terms;
-  if (cached && missing.length === 0)
-    return { ...cached, documentFrequency: cached.documentFrequency as number[] };
+  const missing = missingTerms(cached, terms);
+  if (cached && missing.length === 0) return withCounted(cached);
   const counted = await count(missing);
   cache.set(token, namespace, missing, counted);
-  if (!cached) return counted;
+  return withCounted(cached, counted);
+}
+
+/**
+ * {@link cachedStatistics} with a synchronous `count`, for a backend that counts inside a read
+ * transaction it holds for the whole stage (SQLite): nothing else may run in between.
+ */
+export function cachedStatisticsNow(
+  cache: KeywordStatisticsCache,
+  token: unknown,
+  namespace: string,
+  terms: readonly QueryTerm[],
+  count: (terms: readonly QueryTerm[]) => KeywordStatistics,
+): KeywordStatistics {
+  const cached = cache.get(token, namespace, terms);
+  const missing = missingTerms(cached, terms);
+  if (cached && missing.length === 0) return withCounted(cached);
+  const counted = count(missing);
+  cache.set(token, namespace, missing, counted);
+  return withCounted(cached, counted);
+}
+
+const missingTerms = (
+  cached: CachedStatistics | undefined,
+  terms: readonly QueryTerm[],
+): readonly QueryTerm[] =>
+  cached ? terms.filter((_, index) => cached.documentFrequency[index] === undefined) : terms;
+
+/** Cached frequencies with the `counted` ones in the gaps, in term order (all cached: none). */
+function withCounted(
+  cached: CachedStatistics | undefined,
+  counted?: KeywordStatistics,
+): KeywordStatistics {
+  if (!cached) return counted!;
+  if (!counted) return { ...cached, documentFrequency: cached.documentFrequency as number[] };
   let next = 0;
   return {
     documents: counted.documents,

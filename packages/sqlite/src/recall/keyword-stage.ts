@@ -1,5 +1,5 @@
 import type { KeywordStageRequest, KeywordStatistics, QueryTerm } from "@memory/api";
-import { cachedStatistics, type KeywordStatisticsCache, selectingTerms } from "@memory/core";
+import { cachedStatisticsNow, type KeywordStatisticsCache, selectingTerms } from "@memory/core";
 import type { StatementCache } from "../statement-cache.js";
 import { rankedMatches } from "./ranked-matches.js";
 import { type SearchHit, toSearchHit } from "./search-row.js";
@@ -66,16 +66,17 @@ export function namespaceStatistics(
 
 /**
  * Entries matching any term under the whole filter, best first by FTS5's rank (ranked-matches.ts), plus statistics
- * (counted once per change of the file, `version`: `cache`).
+ * (counted once per change of the file, `version`: `cache`). Synchronous: the stage runs in
+ * one read transaction (`StatementCache.snapshot`).
  */
-export async function keywordStage(
+export function keywordStage(
   statements: StatementCache,
   cache: KeywordStatisticsCache,
   request: KeywordStageRequest,
   version = statements.writeVersion(),
-): Promise<{ hits: SearchHit[]; statistics: KeywordStatistics }> {
+): { hits: SearchHit[]; statistics: KeywordStatistics } {
   const { terms, filter, pool } = request;
-  const statistics = await cachedStatistics(cache, version, filter.namespace, terms, (missing) =>
+  const statistics = cachedStatisticsNow(cache, version, filter.namespace, terms, (missing) =>
     namespaceStatistics(statements, filter.namespace, missing),
   );
   if (terms.length === 0 || pool <= 0 || statistics.documents === 0)

@@ -72,14 +72,12 @@ export class SqliteRecallStages implements RecallStages {
       this.#statistics.clear();
       this.#statisticsOf = statements;
     }
-    const version = statements.writeVersion();
-    const filter = this.#filters.of(statements, request.filter, version);
-    const { hits, statistics } = await keywordStage(
-      statements,
-      this.#statistics,
-      { ...request, filter },
-      version,
-    );
+    const { version, hits, statistics } = statements.snapshot(() => {
+      const version = statements.writeVersion();
+      const filter = this.#filters.of(statements, request.filter, version);
+      const found = keywordStage(statements, this.#statistics, { ...request, filter }, version);
+      return { version, ...found };
+    });
     this.#remember(hits);
     this.#lastKeyword = { version, byDoc: new Map(hits.map((hit) => [hit.docId, hit])) };
     return { hits: hits.map((hit) => hit.indexed), statistics };
@@ -104,38 +102,40 @@ export class SqliteRecallStages implements RecallStages {
     const { vectors, statements } = this.#opened();
     const { pool } = request;
     if (pool <= 0) return [];
-    const filter = this.#filters.of(statements, request.filter);
-    const { where, params } = filterSql(filter);
-    const hydrate = statements.get(
-      `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS candidate
-       CROSS JOIN memories m ON m.doc_id = candidate.value WHERE ${where}`,
-    );
-    let count = Math.max(pool * RESCORE_FACTOR, MIN_RESCORE);
-    for (;;) {
-      const { hits, exhausted, filtered } = vectors.nearest(request.vector, count, filter);
-      const found: VectorStageHit[] = [];
-      const rows: SearchHit[] = [];
-      for (let start = 0; start < hits.length && found.length < pool; start += pool) {
-        const batch = hits.slice(start, start + pool);
-        const byDoc = new Map(
-          searchRows(hydrate, JSON.stringify(batch.map((hit) => hit.docId)), ...params).map(
-            (row) => [row[0], toSearchHit(row)],
-          ),
-        );
-        for (const hit of batch) {
-          const row = byDoc.get(hit.docId);
-          if (!row || (!filtered && vectors.hashOf(hit.docId) !== row.contentHash)) continue;
-          rows.push(row);
-          found.push({ ...row.indexed, cosine: hit.cosine });
-          if (found.length >= pool) break;
+    return statements.snapshot(() => {
+      const filter = this.#filters.of(statements, request.filter);
+      const { where, params } = filterSql(filter);
+      const hydrate = statements.get(
+        `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS candidate
+         CROSS JOIN memories m ON m.doc_id = candidate.value WHERE ${where}`,
+      );
+      let count = Math.max(pool * RESCORE_FACTOR, MIN_RESCORE);
+      for (;;) {
+        const { hits, exhausted, filtered } = vectors.nearest(request.vector, count, filter);
+        const found: VectorStageHit[] = [];
+        const rows: SearchHit[] = [];
+        for (let start = 0; start < hits.length && found.length < pool; start += pool) {
+          const batch = hits.slice(start, start + pool);
+          const byDoc = new Map(
+            searchRows(hydrate, JSON.stringify(batch.map((hit) => hit.docId)), ...params).map(
+              (row) => [row[0], toSearchHit(row)],
+            ),
+          );
+          for (const hit of batch) {
+            const row = byDoc.get(hit.docId);
+            if (!row || (!filtered && vectors.hashOf(hit.docId) !== row.contentHash)) continue;
+            rows.push(row);
+            found.push({ ...row.indexed, cosine: hit.cosine });
+            if (found.length >= pool) break;
+          }
         }
+        if (found.length >= pool || exhausted) {
+          this.#remember(rows);
+          return found;
+        }
+        count *= 4;
       }
-      if (found.length >= pool || exhausted) {
-        this.#remember(rows);
-        return found;
-      }
-      count *= 4;
-    }
+    });
   }
 
   async cosines(ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
@@ -155,18 +155,15 @@ export class SqliteRecallStages implements RecallStages {
     filter: NormalizedFilter & { namespace: string },
   ): Promise<Map<string, IndexedEntry[]>> {
     const { statements } = this.#opened();
-    const version = statements.writeVersion();
-    // This recall's keyword rows, unless a write came in between (a doc id may be reused).
-    const held =
-      this.#lastKeyword && this.#lastKeyword.version === version
-        ? this.#lastKeyword.byDoc
-        : undefined;
-    const { neighbors, hits } = sessionNeighbors(
-      statements,
-      ids,
-      this.#filters.of(statements, filter, version),
-      held,
-    );
+    const { neighbors, hits } = statements.snapshot(() => {
+      const version = statements.writeVersion();
+      // This recall's keyword rows, unless a write came in between (a doc id may be reused).
+      const held =
+        this.#lastKeyword && this.#lastKeyword.version === version
+          ? this.#lastKeyword.byDoc
+          : undefined;
+      return sessionNeighbors(statements, ids, this.#filters.of(statements, filter, version), held);
+    });
     this.#remember(hits);
     return neighbors;
   }
