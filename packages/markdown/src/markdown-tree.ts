@@ -3,7 +3,6 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { join, sep } from "node:path";
 import { ConflictError, type MemoryEntry } from "@memory/api";
 import { editedText, type FileEdit } from "./file-edit.js";
-import { type AppendLink, appendedOnly, readAppendLog, readTail } from "./files/append-log.js";
 import { appendInPlace } from "./files/append-write.js";
 import { prepareFileAtomic } from "./files/atomic-write.js";
 import { decode, readStable, type Stamp, sameStamp, stampOf } from "./files/file-stamp.js";
@@ -18,11 +17,9 @@ import { refuseLinkedDirectory } from "./linked-directory.js";
 import { entryOfLine, stableId } from "./row-entry.js";
 import {
   appendedBytes,
-  grownBy,
   grownFile,
   isAppendable,
   isAppendOnly,
-  mayHaveGrown,
   withAppendedLines,
 } from "./tree-append.js";
 import { walkTree } from "./tree-walk.js";
@@ -112,8 +109,6 @@ export class MarkdownTree {
   refresh(): string[] {
     const changed: string[] = [];
     const seen = new Set<string>();
-    // Read once, when a file grew.
-    let appendLog: AppendLink[] | undefined;
     for (const { path, namespace, inner } of walkTree(this.root)) {
       seen.add(path);
       let cached = this.#roles.get(path);
@@ -127,21 +122,6 @@ export class MarkdownTree {
       if (!stat) continue;
       const known = this.files.get(path);
       if (known && sameStamp(known, stat)) continue;
-      // Grown by this package's appends alone (another server worker's stores): only the new
-      // bytes are read.
-      if (known && mayHaveGrown(known, stat)) {
-        appendLog ??= readAppendLog(join(this.root, STATE_DIR));
-        const tail = appendedOnly(appendLog, path, known, stat)
-          ? readTail(absolute, known.size, stat)
-          : undefined;
-        const grown = tail && grownBy(known, tail, stat);
-        if (grown) {
-          this.files.set(path, grown.file);
-          this.#addRows(grown.file, grown.added);
-          changed.push(path);
-          continue;
-        }
-      }
       const read = readStable(absolute, stat);
       if (!read) continue; // vanished between the walk and the read
       const { bytes } = read;

@@ -72,32 +72,11 @@ export function grownFile(
   bytes: Buffer,
   stamp: Stamp,
 ): { file: TreeFile; added: TreeRow[] } | undefined {
-  if (!mayHaveGrown(known, stamp)) return undefined;
+  if (!known.appendable || stamp.ino !== known.ino || bytes.length <= known.size) return undefined;
+  if (known.parsed.lines.at(-1)?.eol === "") return undefined;
   const prefix = createHash("sha256").update(bytes.subarray(0, known.size));
   if (prefix.digest("hex") !== known.hash) return undefined;
-  return grownBy(known, bytes.subarray(known.size), stamp);
-}
-
-/** Whether `stamp` may be `known`'s file with lines appended (same inode, larger, last line ended). */
-export function mayHaveGrown(known: TreeFile, stamp: Stamp): boolean {
-  return (
-    known.appendable &&
-    stamp.ino === known.ino &&
-    stamp.size > known.size &&
-    known.parsed.lines.at(-1)?.eol !== ""
-  );
-}
-
-/**
- * The file with `tail` (the bytes after those parsed) appended, when the rest is known to be
- * unchanged: by its hash (`grownFile`), or because this package's appends alone lead there
- * (append-log.ts). Undefined when the tail is not whole entry lines.
- */
-export function grownBy(
-  known: TreeFile,
-  tail: Uint8Array,
-  stamp: Stamp,
-): { file: TreeFile; added: TreeRow[] } | undefined {
+  const tail = bytes.subarray(known.size);
   let text: string;
   try {
     text = strict.decode(tail);

@@ -188,46 +188,4 @@ describe("a new entry at the end of a file is appended in place", () => {
     expect(sails?.content).toBe("The user sails a long boat");
     expect(await reader.indexStatus()).toMatchObject({ current: true });
   });
-  it("follows the append log to another instance's new lines, and never past an edit", async () => {
-    const root = tempDir();
-    await using writer = createMarkdownMemory({ root, logger: () => {} });
-    await using reader = createMarkdownMemory({ root, logger: () => {} });
-    const file = join(root, DAILY);
-    const log = join(root, ".memory-state", "appends.json");
-    const keys = async () => (await reader.list({ limit: 100 })).map((entry) => entry.key).sort();
-    await writer.importEntries([daily("a", "The user sails")]);
-    expect(await keys()).toEqual(["a"]);
-    await writer.importEntries([daily("b", "The user rows", "10:00:00")]);
-    // The append left a link from the file as it was to the file as it is.
-    const links = JSON.parse(readFileSync(log, "utf8")) as {
-      path: string;
-      before: { size: number };
-      after: { ino: number; size: number };
-    }[];
-    expect(links.at(-1)).toMatchObject({
-      path: DAILY,
-      after: { ino: statSync(file).ino, size: statSync(file).size },
-    });
-    expect(links.at(-1)!.before.size).toBeLessThan(statSync(file).size);
-    expect(await keys()).toEqual(["a", "b"]);
-    // An editor changes an earlier line in place, then the writer appends: the reader's version
-    // links to nothing the writer logged, so it reads the whole file and sees the edit.
-    writeFileSync(
-      file,
-      readFileSync(file, "utf8").replace("The user sails", "The user sails a long boat"),
-    );
-    await writer.importEntries([daily("c", "The user swims", "11:00:00")]);
-    expect((await reader.get("a"))?.content).toBe("The user sails a long boat");
-    expect(await keys()).toEqual(["a", "b", "c"]);
-    // A log cut short is no log: the file is checked by its hash, as without one.
-    writeFileSync(log, '[{"path":');
-    await writer.importEntries([daily("d", "The user dives", "12:00:00")]);
-    expect(await keys()).toEqual(["a", "b", "c", "d"]);
-    expect(await reader.indexStatus()).toMatchObject({ current: true });
-    // The log stays bounded.
-    for (let i = 0; i < 70; i++)
-      await writer.store({ key: `k${i}`, content: `note ${i}`, category: "daily" });
-    expect(JSON.parse(readFileSync(log, "utf8"))).toHaveLength(64);
-    expect(await keys()).toHaveLength(74);
-  });
 });

@@ -11,7 +11,6 @@ import {
   writeSync,
 } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { logAppend } from "./append-log.js";
 import { type Stamp, sameStamp } from "./file-stamp.js";
 
 /**
@@ -97,14 +96,7 @@ export function appendInPlace(
       throw error;
     }
     const after = fstatSync(fd);
-    const alone = after.size === record.to;
-    if (alone) {
-      // Other processes then read only these bytes (append-log.ts); without the link, they hash.
-      try {
-        logAppend(stateDir, { path, before: stampOfStats(before), after: stampOfStats(after) });
-      } catch {}
-    }
-    return { stamp: stampOfStats(after), alone };
+    return { stamp: stampOfStats(after), alone: after.size === record.to };
   } finally {
     closeSync(fd);
     try {
