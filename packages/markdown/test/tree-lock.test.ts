@@ -87,6 +87,7 @@ describe("tree lock across processes", () => {
         () => Number(readFileSync(join(root, "holds"), "utf8")),
         {
           timeoutMs: 120_000,
+          claimAfterMs: 50,
         },
       );
       // It claims the next turn after 50 ms (five holds) and gets the one after: 5-6 here. Without
