@@ -9,7 +9,7 @@
  *   BENCH_BACKENDS=sqlite,postgres,markdown (default sqlite)  BENCH_ENTRIES=10000,100000
  *   BENCH_POSTGRES_URL=postgresql://...  (postgres: a fresh schema per run, dropped after;
  *   without it postgres is skipped)  BENCH_WORKERS=<n, default cores>  BENCH_REQUESTS=2000
- *   BENCH_MAX_SECONDS=<per operation, default none>  BENCH_CONCURRENCY=16  BENCH_WARM_UP=3000
+ *   BENCH_MAX_SECONDS=<per operation, default none>  BENCH_CONCURRENCY=16  BENCH_WARM_UP=3000 (per process)
  *   BENCH_SETS=locomo,synthetic  BENCH_LOCOMO_FILE=...  BENCH_RSS=1
  *
  * For each set and size the reference server runs once; then, for each backend, a fresh store
@@ -39,9 +39,10 @@ const SIZES = (process.env.BENCH_ENTRIES ?? "10000").split(",").map(Number);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? Number.POSITIVE_INFINITY);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-// Recalls before the first measured request. Each worker compiles its own code: with 300, two
-// workers ran their measured recalls still half-compiled (V8's compiler threads took a share
-// of the cores) and served 1.0-1.1x one worker where bench:scaling, warmed, saw 1.2-1.6x.
+// Recalls before the first measured request, per process. Each worker compiles its own code and
+// fills its own caches: with 300 in all, two workers ran their measured recalls still
+// half-compiled (V8's compiler threads took a share of the cores) and served 1.0-1.1x one
+// worker where bench:scaling, warmed, saw 1.2-1.6x.
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3000);
 const SETS = (process.env.BENCH_SETS ?? "locomo,synthetic").split(",");
 const BACKENDS = parseBackends(process.env.BENCH_BACKENDS ?? "sqlite").filter((backend) => {
@@ -54,7 +55,13 @@ const RSS = process.env.BENCH_RSS !== "0";
 const RUN = { maxSeconds: MAX_SECONDS, tolerateFailures: true };
 
 /** store, get, recall (and context, which the reference server does not have). */
-async function measure(url: string, set: BenchSet, run: string, context: boolean) {
+async function measure(
+  url: string,
+  set: BenchSet,
+  run: string,
+  context: boolean,
+  processes: number,
+) {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
   const operation = (name: string, call: (i: number) => Call) =>
     runOperation(url, name, REQUESTS, CONCURRENCY, call, RUN);
@@ -63,7 +70,7 @@ async function measure(url: string, set: BenchSet, run: string, context: boolean
     path: "/v1/recall",
     body: { query: pick(set.queries, i), limit: 5 },
   });
-  await runOperation(url, "warm-up", WARM_UP, CONCURRENCY, recall, RUN);
+  await runOperation(url, "warm-up", WARM_UP * processes, CONCURRENCY, recall, RUN);
   const results: OperationResult[] = [
     await operation("store", (i) => ({
       method: "POST",
@@ -118,7 +125,7 @@ async function benchBackend(set: BenchSet, backend: Backend, dir: string, result
       const seconds = await importRows(single.url, set);
       results.imports.push({ ...base, seconds, load: load() });
       progress(`${set.name} ${backend}: imported in ${seconds.toFixed(1)} s; 1 worker`);
-      record("ours, 1 worker", 1, await measure(single.url, set, "one", true));
+      record("ours, 1 worker", 1, await measure(single.url, set, "one", true, 1));
     } finally {
       await single.stop();
     }
@@ -126,7 +133,11 @@ async function benchBackend(set: BenchSet, backend: Backend, dir: string, result
     progress(`${set.name} ${backend}: ${WORKERS} workers`);
     const many = await ours(store, WORKERS);
     try {
-      record(`ours, ${WORKERS} workers`, WORKERS, await measure(many.url, set, "many", true));
+      record(
+        `ours, ${WORKERS} workers`,
+        WORKERS,
+        await measure(many.url, set, "many", true, WORKERS),
+      );
     } finally {
       await many.stop();
     }
@@ -145,7 +156,7 @@ async function benchSet(set: BenchSet, results: Results): Promise<void> {
       progress(`${set.name}: reference server, ${processes} process(es)`);
       const reference = await launchReference(dir, set, processes);
       try {
-        const measured = await measure(reference.url, set, `ref${processes}`, false);
+        const measured = await measure(reference.url, set, `ref${processes}`, false, processes);
         const now = load();
         for (const result of measured) {
           results.rows.push({
