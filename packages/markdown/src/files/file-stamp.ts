@@ -48,6 +48,10 @@ export function isRegular(file: string): boolean {
   }
 }
 
+/** Reads after the first before `readStable` gives up waiting for a file to hold still. */
+const MAX_UNSTABLE_READS = 4;
+const LINE_FEED = 0x0a;
+
 /**
  * Reads a file known by `stamp`, again until its stamp did not move across the read (up to 5
  * times): read without the lock, a writer's append may be landing, and a line written in part
@@ -85,6 +89,3 @@ export function readStable(
     current = after;
   }
 }
-
-const MAX_UNSTABLE_READS = 4;
-const LINE_FEED = 0x0a;
