@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
 import { matchExpression } from "../src/recall/keyword-stage.js";
 import { rankedMatches } from "../src/recall/ranked-matches.js";
+import { RecallRows } from "../src/recall/recall-rows.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
 
@@ -99,7 +100,7 @@ describe("sqlite: keyword candidates in FTS5's rank order", () => {
         for (const filter of filters) {
           for (const pool of [1, 3, 10, 40, 200]) {
             const expected = joined(statements, match, filter, pool);
-            const rows = rankedMatches(statements, match, filter, pool);
+            const rows = rankedMatches(statements, match, filter, pool, new RecallRows());
             expect(rows.map((row) => row[0])).toEqual(expected);
             compared += expected.length;
           }

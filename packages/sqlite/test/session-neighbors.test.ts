@@ -3,7 +3,7 @@ import { recallFilter } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
-import { SEARCH_COLUMNS, searchRows, toSearchHit } from "../src/recall/search-row.js";
+import { RecallRows } from "../src/recall/recall-rows.js";
 import { sessionNeighbors } from "../src/recall/session-neighbors.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
@@ -109,40 +109,55 @@ describe("sqlite: session neighbours", () => {
       ],
     ];
     let pairs = 0;
-    for (const [filter, pass] of cases) {
-      const { neighbors } = sessionNeighbors(statements, ids, filter, undefined);
-      const found = new Map(
-        [...neighbors].map(([id, hits]) => [id, hits.map((hit) => hit.entry.id)]),
-      );
-      const want = expected(rows, ids, pass);
-      expect(found).toEqual(want);
-      pairs += [...want.values()].flat().length;
+    // One cache for every case and both rounds: what one filter kept must not answer another.
+    const kept = new RecallRows();
+    for (const round of [1, 2]) {
+      for (const [filter, pass] of cases) {
+        const { neighbors } = sessionNeighbors(
+          statements,
+          ids,
+          filter,
+          kept.at(statements, "1", filter),
+        );
+        const found = new Map(
+          [...neighbors].map(([id, hits]) => [id, hits.map((hit) => hit.entry.id)]),
+        );
+        const want = expected(rows, ids, pass);
+        expect(found).toEqual(want);
+        if (round === 1) pairs += [...want.values()].flat().length;
+      }
     }
     // Not vacuous: nearly every anchor has two neighbours in each case.
     expect(pairs).toBeGreaterThan(250);
   });
 
-  it("reuses the rows it is given and reads only the others", async () => {
+  it("answers again from the rows and neighbours it kept, and reads anew at another write version", async () => {
     const statements = await store();
+    const run: string[] = [];
+    const counting = Object.assign(Object.create(statements), {
+      get: (sql: string) => {
+        run.push(sql);
+        return statements.get(sql);
+      },
+    }) as StatementCache;
     const filter = filterOf("chat");
-    const ids = ["turn-3", "turn-4", "turn-30", "turn-41"].map(
+    const ids = ["turn-3", "turn-4", "turn-30", "turn-41", "turn-16"].map(
       (key) =>
         statements.db.prepare("SELECT id FROM memories WHERE key = ?").pluck().get(key) as string,
     );
-    const fresh = sessionNeighbors(statements, ids, filter, undefined);
-    const all = searchRows(
-      statements.get(`SELECT ${SEARCH_COLUMNS} FROM memories m WHERE m.namespace = 'chat'`),
-    ).map(toSearchHit);
-    const held = new Map(all.slice(0, 30).map((hit) => [hit.docId, hit]));
-    const reused = sessionNeighbors(statements, ids, filter, held);
-    expect(reused.neighbors).toEqual(fresh.neighbors);
-    // Rows read: only the neighbours the held rows lacked.
-    const heldIds = new Set([...held.values()].map((hit) => hit.indexed.entry.id));
-    const wanted = new Set([...fresh.neighbors.values()].flat().map((hit) => hit.entry.id));
-    expect(reused.hits.map((hit) => hit.indexed.entry.id).sort()).toEqual(
-      [...wanted].filter((id) => !heldIds.has(id)).sort(),
-    );
-    expect(fresh.hits.length).toBe(wanted.size);
-    expect(reused.hits.length).toBeLessThan(fresh.hits.length);
+    const kept = new RecallRows();
+    const first = sessionNeighbors(counting, ids, filter, kept.at(statements, "1", filter));
+    expect(run.length).toBe(2);
+    const again = sessionNeighbors(counting, ids, filter, kept.at(statements, "1", filter));
+    expect(again.neighbors).toEqual(first.neighbors);
+    expect(run.length).toBe(2);
+    // Every neighbour is a hit each time (cosines() needs them), not only the rows read.
+    const wanted = new Set([...first.neighbors.values()].flat().map((hit) => hit.entry.id));
+    expect(new Set(again.hits.map((hit) => hit.indexed.entry.id))).toEqual(wanted);
+    expect(wanted.size).toBeGreaterThan(6);
+    // A write moved the version: the same question reads again.
+    const later = sessionNeighbors(counting, ids, filter, kept.at(statements, "2", filter));
+    expect(later.neighbors).toEqual(first.neighbors);
+    expect(run.length).toBe(4);
   });
 });

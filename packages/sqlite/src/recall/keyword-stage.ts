@@ -2,6 +2,7 @@ import type { KeywordStageRequest, KeywordStatistics, QueryTerm } from "@memory/
 import { cachedStatisticsNow, type KeywordStatisticsCache, selectingTerms } from "@memory/core";
 import type { StatementCache } from "../statement-cache.js";
 import { rankedMatches } from "./ranked-matches.js";
+import type { RecallRows } from "./recall-rows.js";
 import { type SearchHit, toSearchHit } from "./search-row.js";
 
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
@@ -66,13 +67,15 @@ export function namespaceStatistics(
 
 /**
  * Entries matching any term under the whole filter, best first by FTS5's rank (ranked-matches.ts), plus statistics
- * (counted once per change of the file, `version`: `cache`). Synchronous: the stage runs in
+ * (counted once per change of the file, `version`: `cache`); rows read at this version are
+ * kept in `rows`. Synchronous: the stage runs in
  * one read transaction (`StatementCache.snapshot`).
  */
 export function keywordStage(
   statements: StatementCache,
   cache: KeywordStatisticsCache,
   request: KeywordStageRequest,
+  rows: RecallRows,
   version = statements.writeVersion(),
 ): { hits: SearchHit[]; statistics: KeywordStatistics } {
   const { terms, filter, pool } = request;
@@ -83,6 +86,12 @@ export function keywordStage(
     return { hits: [], statistics };
   const selecting = selectingTerms(terms, statistics.documentFrequency, { pool });
   if (selecting.length === 0) return { hits: [], statistics };
-  const rows = rankedMatches(statements, matchExpression(selecting), filter, pool);
-  return { hits: rows.map(toSearchHit), statistics };
+  const found = rankedMatches(
+    statements,
+    matchExpression(selecting),
+    filter,
+    pool,
+    rows.at(statements, version, filter),
+  );
+  return { hits: found.map(toSearchHit), statistics };
 }

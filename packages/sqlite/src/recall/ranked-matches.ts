@@ -1,6 +1,7 @@
 import type { NormalizedFilter } from "@memory/api";
 import { filterSql, hasNarrowFilter } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
+import type { RecallRows } from "./recall-rows.js";
 import { SEARCH_COLUMNS, type SearchRow, searchRows } from "./search-row.js";
 
 /**
@@ -22,22 +23,28 @@ import { SEARCH_COLUMNS, type SearchRow, searchRows } from "./search-row.js";
  *
  * Both orders are the same: `rank` is `bm25()` (the table sets no other rank function), and
  * FTS5 orders equal ranks by doc id (test/ranked-matches.test.ts compares them row for row).
+ *
+ * Rows come from `rows` (recall-rows.ts) when this write version already read them under this
+ * filter; only the others are read.
  */
 export function rankedMatches(
   statements: StatementCache,
   match: string,
   filter: NormalizedFilter & { namespace: string },
   pool: number,
+  rows: RecallRows,
 ): SearchRow[] {
   const { where, params } = filterSql(filter);
   const read = (best: number[]) =>
-    searchRows(
-      statements.get(
-        `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS best
-         CROSS JOIN memories m ON m.doc_id = best.value WHERE ${where} ORDER BY best.key`,
+    rows.read(best, (missing) =>
+      searchRows(
+        statements.get(
+          `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS wanted
+           CROSS JOIN memories m ON m.doc_id = wanted.value WHERE ${where}`,
+        ),
+        JSON.stringify(missing),
+        ...params,
       ),
-      JSON.stringify(best),
-      ...params,
     );
   if (!hasNarrowFilter(filter) && namespaceIsAlone(statements, filter.namespace)) {
     const best = statements
@@ -47,8 +54,8 @@ export function rankedMatches(
       )
       .pluck()
       .all(match, pool) as number[];
-    const rows = read(best);
-    if (rows.length === best.length || best.length < pool) return rows;
+    const found = read(best);
+    if (found.length === best.length || best.length < pool) return found;
   }
   // INDEXED BY: the filter's columns are all in the index, but the planner would rather look
   // each match up by its primary key (the row) than by a covering index that starts with it.

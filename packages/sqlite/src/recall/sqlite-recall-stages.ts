@@ -17,6 +17,7 @@ import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
 import { EffectiveFilters } from "./effective-filter.js";
 import { keywordStage } from "./keyword-stage.js";
+import { RecallRows } from "./recall-rows.js";
 import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./search-row.js";
 import { sessionNeighbors } from "./session-neighbors.js";
 
@@ -36,9 +37,8 @@ export class SqliteRecallStages implements RecallStages {
   readonly #filters = new EffectiveFilters();
   // The connection the cached statistics were counted on: a reopened file starts its counters over.
   #statisticsOf: Opened["statements"] | undefined;
-  // The latest keyword stage's rows by doc id and the write version they were read at: the
-  // neighbours stage of the same recall reads only the rows these lack.
-  #lastKeyword: { version: string; byDoc: ReadonlyMap<number, SearchHit> } | undefined;
+  // Rows and session neighbours read at the current write version (recall-rows.ts).
+  readonly #rows = new RecallRows();
   // The change token and the connection and `data_version` it was read at (`changeToken`).
   #token: { statements: Opened["statements"]; dataVersion: number; value: string } | undefined;
 
@@ -72,14 +72,18 @@ export class SqliteRecallStages implements RecallStages {
       this.#statistics.clear();
       this.#statisticsOf = statements;
     }
-    const { version, hits, statistics } = statements.snapshot(() => {
+    const { hits, statistics } = statements.snapshot(() => {
       const version = statements.writeVersion();
       const filter = this.#filters.of(statements, request.filter, version);
-      const found = keywordStage(statements, this.#statistics, { ...request, filter }, version);
-      return { version, ...found };
+      return keywordStage(
+        statements,
+        this.#statistics,
+        { ...request, filter },
+        this.#rows,
+        version,
+      );
     });
     this.#remember(hits);
-    this.#lastKeyword = { version, byDoc: new Map(hits.map((hit) => [hit.docId, hit])) };
     return { hits: hits.map((hit) => hit.indexed), statistics };
   }
 
@@ -103,12 +107,14 @@ export class SqliteRecallStages implements RecallStages {
     const { pool } = request;
     if (pool <= 0) return [];
     return statements.snapshot(() => {
-      const filter = this.#filters.of(statements, request.filter);
+      const version = statements.writeVersion();
+      const filter = this.#filters.of(statements, request.filter, version);
       const { where, params } = filterSql(filter);
       const hydrate = statements.get(
         `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS candidate
          CROSS JOIN memories m ON m.doc_id = candidate.value WHERE ${where}`,
       );
+      const kept = this.#rows.at(statements, version, filter);
       let count = Math.max(pool * RESCORE_FACTOR, MIN_RESCORE);
       for (;;) {
         const { hits, exhausted, filtered } = vectors.nearest(request.vector, count, filter);
@@ -116,11 +122,11 @@ export class SqliteRecallStages implements RecallStages {
         const rows: SearchHit[] = [];
         for (let start = 0; start < hits.length && found.length < pool; start += pool) {
           const batch = hits.slice(start, start + pool);
-          const byDoc = new Map(
-            searchRows(hydrate, JSON.stringify(batch.map((hit) => hit.docId)), ...params).map(
-              (row) => [row[0], toSearchHit(row)],
-            ),
+          const read = kept.read(
+            batch.map((hit) => hit.docId),
+            (missing) => searchRows(hydrate, JSON.stringify(missing), ...params),
           );
+          const byDoc = new Map(read.map((row) => [row[0], toSearchHit(row)]));
           for (const hit of batch) {
             const row = byDoc.get(hit.docId);
             if (!row || (!filtered && vectors.hashOf(hit.docId) !== row.contentHash)) continue;
@@ -157,12 +163,13 @@ export class SqliteRecallStages implements RecallStages {
     const { statements } = this.#opened();
     const { neighbors, hits } = statements.snapshot(() => {
       const version = statements.writeVersion();
-      // This recall's keyword rows, unless a write came in between (a doc id may be reused).
-      const held =
-        this.#lastKeyword && this.#lastKeyword.version === version
-          ? this.#lastKeyword.byDoc
-          : undefined;
-      return sessionNeighbors(statements, ids, this.#filters.of(statements, filter, version), held);
+      const effective = this.#filters.of(statements, filter, version);
+      return sessionNeighbors(
+        statements,
+        ids,
+        effective,
+        this.#rows.at(statements, version, effective),
+      );
     });
     this.#remember(hits);
     return neighbors;
