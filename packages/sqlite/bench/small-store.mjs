@@ -13,6 +13,12 @@
 // `#3`, ...) until the size is reached, all in the one namespace whose questions are asked.
 // Without it, the store holds the namespace's own turns only (419 for conv-26).
 //
+// `--write-every N` writes before every Nth recall (an agent loop stores a turn, then recalls):
+// it pins or unpins the store's first entry, which moves the file's write version, so that
+// recall reads its rows afresh instead of from those kept since the last write (recall-rows.ts),
+// and changes no text, so the FTS5 index (and the bare query) stays as it was. Without it,
+// nothing is written between recalls.
+//
 // Both sides run in one process on one file, interleaved query by query, so machine load hits
 // them alike; the p50 ratio is the result (absolute numbers move with the machine). Not a test:
 // nothing is asserted.
@@ -41,6 +47,7 @@ if (!exportDir || exportDir.startsWith("--")) {
 const namespace = option("--namespace", "conv-26");
 const rounds = Number(option("--rounds", "5"));
 const sizes = option("--sizes", "").split(",").filter(Boolean).map(Number);
+const writeEvery = Number(option("--write-every", "0"));
 const readJsonl = (file) =>
   fs
     .readFileSync(path.join(exportDir, file), "utf8")
@@ -99,8 +106,13 @@ async function measure(corpus) {
       return (used.user + used.system) / 1000;
     };
     // Round 0 warms the JIT, the statement caches and the page cache; it is not counted.
+    let written = 0;
     for (let round = 0; round <= rounds; round++) {
       for (const { text, match } of queries) {
+        if (writeEvery > 0 && written++ % writeEvery === 0) {
+          const pin = written % 2 === 1 ? memory.pin : memory.unpin;
+          await pin.call(memory, corpus[0].key, { namespace });
+        }
         let cpu = process.cpuUsage();
         let start = performance.now();
         await memory.recall(text, recallOptions);
@@ -123,6 +135,7 @@ async function measure(corpus) {
     const result = {
       namespace,
       entries: report.imported,
+      writeEvery,
       queries: queries.length,
       samples: recallTimes.length,
       recallP50: percentile(recallTimes, 50),
