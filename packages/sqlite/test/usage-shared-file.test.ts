@@ -67,4 +67,19 @@ describe("sqlite: pins and snoozes reach another memory on the same file at once
       usageEvents: results.length + 1,
     });
   });
+
+  it("feedback through the other memory right after the recall finds it before its events are written", async () => {
+    const { first, second } = await twoOnOneFile();
+    const results = await first.recall("black coffee", { minScore: 0 });
+    // No drain in between: the first memory still holds the recall's events (another worker,
+    // a moment after answering); the second waits for them once instead of answering 404.
+    const report = await second.feedback({ recallId: results.recallId!, used: ["coffee"] });
+    expect(report).toMatchObject({ used: ["coffee"] });
+    const { entries } = await second.usage({ keys: ["coffee"] });
+    expect(entries[0]!.stats).toMatchObject({ surfaced: 1, used: 1 });
+    // An id nobody recalled is still not found, after that one wait.
+    await expect(second.feedback({ recallId: "no-such-recall", used: [] })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+  });
 });

@@ -202,8 +202,14 @@ async function recallEvents(
   recallId: string,
 ): Promise<UsageEvent[]> {
   await context.usage?.drain();
-  const events = await usage.events(namespace, recallId);
-  if (!events.some((event) => event.kind === "surfaced")) {
+  let events = await usage.events(namespace, recallId);
+  const surfaced = () => events.some((event) => event.kind === "surfaced");
+  // Another worker may have served the recall and not written its events yet.
+  if (!surfaced() && context.usage) {
+    await context.usage.awaitOtherProcesses();
+    events = await usage.events(namespace, recallId);
+  }
+  if (!surfaced()) {
     throw new NotFoundError(
       `No recall ${JSON.stringify(recallId)} in namespace ${JSON.stringify(namespace)}: use a recallId returned by a recall or memory context of this namespace (ids are forgotten after usage_event_retention_days).`,
     );
