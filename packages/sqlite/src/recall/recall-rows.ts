@@ -48,8 +48,10 @@ export class RecallRows {
    * others from `load` (which returns the passing rows among the doc ids it is given, in any order).
    */
   read(docIds: readonly number[], load: (missing: number[]) => SearchRow[]): SearchRow[] {
-    let missing = [...new Set(docIds.filter((docId) => !this.#rows.has(docId)))];
-    if (missing.length > 0) {
+    const wanted = new Set<number>();
+    for (const docId of docIds) if (!this.#rows.has(docId)) wanted.add(docId);
+    if (wanted.size > 0) {
+      let missing = [...wanted];
       if (this.#full(missing.length)) missing = [...new Set(docIds)];
       for (const docId of missing) this.#rows.set(docId, null);
       for (const row of load(missing)) this.#rows.set(row[0], row);

@@ -26,9 +26,10 @@ export function sessionNeighbors(
 ): { neighbors: Map<string, IndexedEntry[]>; hits: SearchHit[] } {
   const neighbors = new Map<string, IndexedEntry[]>();
   if (ids.length === 0) return { neighbors, hits: [] };
-  const { where, params } = filterSql(filter);
   const unknown = ids.filter((id) => rows.neighbors(id) === undefined);
   if (unknown.length > 0) {
+    // Built only when a statement runs: most recalls find every anchor kept.
+    const { where, params } = filterSql(filter);
     const seek = (order: "ASC" | "DESC", condition: string, byTime: boolean) =>
       `(SELECT m.doc_id FROM memories m
         WHERE m.namespace = anchors.namespace AND m.session_id = anchors.session_id
