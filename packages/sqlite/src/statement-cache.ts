@@ -4,6 +4,8 @@ import type Database from "better-sqlite3";
 export class StatementCache {
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  #inCallersTransaction = false;
+  #snapshotOpen = false;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -34,14 +36,34 @@ export class StatementCache {
    * run on this connection while the transaction is open.
    */
   snapshot<T>(read: () => T): T {
-    if (this.db.inTransaction) return read();
+    // Nested in a snapshot of ours: already in it. In a transaction of the caller's: read there.
+    if (this.#snapshotOpen) return read();
+    if (this.db.inTransaction) {
+      const outer = this.#inCallersTransaction;
+      this.#inCallersTransaction = true;
+      try {
+        return read();
+      } finally {
+        this.#inCallersTransaction = outer;
+      }
+    }
     this.get("BEGIN").run();
+    this.#snapshotOpen = true;
     try {
       return read();
     } finally {
+      this.#snapshotOpen = false;
       // A failed statement may already have ended the transaction.
       if (this.db.inTransaction) this.get("COMMIT").run();
     }
+  }
+
+  /**
+   * True while a `snapshot` reads inside a transaction its caller opened: what it reads may
+   * still be rolled back, so nothing read there may be kept for later reads.
+   */
+  get inCallersTransaction(): boolean {
+    return this.#inCallersTransaction;
   }
 
   get(sql: string): Database.Statement {

@@ -1,14 +1,20 @@
 import type { Memory, RecallOptions } from "@memory/api";
-import { createTestEmbedder } from "@memory/testkit";
+import { createTestEmbedder, recallFilter } from "@memory/testkit";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
+import { RecallRows } from "../src/recall/recall-rows.js";
+import { SEARCH_COLUMNS, type SearchRow, searchRows } from "../src/recall/search-row.js";
+import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
 
-// Recall keeps the rows it read while the file's write version stays the same (recall-rows.ts).
+// Recall keeps the rows it read, across writes that did not touch them (recall-rows.ts).
 // These recalls run with the hot result cache off, so every answer comes from the stages.
 const opened: Memory[] = [];
+const databases: Database.Database[] = [];
 afterEach(async () => {
   for (const memory of opened.splice(0)) await memory.close();
+  for (const db of databases.splice(0)) db.close();
 });
 
 function open(path: string): Memory {
@@ -85,5 +91,168 @@ describe("sqlite: rows kept between recalls", () => {
     const [again] = await memory.recall("lake water", options);
     expect(again?.key).toBe(first!.key);
     expect(again?.content).not.toBe("changed by the caller");
+  });
+});
+
+/** A second connection on the file, with the kept rows of one filter and what each read loaded. */
+function keptRowsOn(path: string) {
+  const db = new Database(path);
+  databases.push(db);
+  const statements = new StatementCache(db);
+  const filter = recallFilter({ namespace: "chat" });
+  const kept = new RecallRows();
+  const loads: number[][] = [];
+  const load = (missing: number[]): SearchRow[] => {
+    loads.push([...missing].sort((a, b) => a - b));
+    return searchRows(
+      statements.get(
+        `SELECT ${SEARCH_COLUMNS} FROM json_each(?) AS wanted
+         CROSS JOIN memories m ON m.doc_id = wanted.value`,
+      ),
+      JSON.stringify(missing),
+    );
+  };
+  const docIds = () =>
+    db
+      .prepare("SELECT doc_id FROM memories WHERE namespace = 'chat' ORDER BY doc_id")
+      .pluck()
+      .all() as number[];
+  /** Reads `docs` (all of the namespace's by default) through the cache; the rows' contents. */
+  const read = (docs = docIds()) =>
+    statements.snapshot(() =>
+      kept
+        .at(statements, statements.writeVersion(), filter)
+        .read(docs, load)
+        .map((row) => row[4]),
+    );
+  const docOf = (key: string) =>
+    db.prepare("SELECT doc_id FROM memories WHERE key = ?").pluck().get(key) as number;
+  return { db, statements, filter, kept, loads, read, docIds, docOf };
+}
+
+async function turns(
+  memory: Memory,
+  count: number,
+  sessionOf = (index: number) => `s${index % 3}`,
+) {
+  for (let index = 0; index < count; index++)
+    await memory.store({
+      key: `turn-${index}`,
+      content: `turn ${index} about the lake`,
+      namespace: "chat",
+      sessionId: sessionOf(index),
+    });
+}
+
+describe("sqlite: kept rows follow the change log (schema v13)", () => {
+  it("read again only the rows a write touched, whichever connection wrote", async () => {
+    const path = tempDbPath();
+    const memory = open(path);
+    await turns(memory, 12);
+    const reader = keptRowsOn(path);
+    const all = reader.docIds();
+    reader.read();
+    expect(reader.loads).toEqual([all]);
+    const [rewritten, pinned] = [reader.docOf("turn-4"), reader.docOf("turn-7")];
+    await memory.store({
+      key: "turn-4",
+      content: "turn 4 was rewritten",
+      namespace: "chat",
+      sessionId: "s1",
+    });
+    await memory.pin("turn-7", { namespace: "chat" });
+    // The rewrite keeps the old text as a version of its own (a new doc id, never read before).
+    const added = reader.docIds().filter((doc) => !all.includes(doc));
+    expect(added).toHaveLength(1);
+    const contents = reader.read();
+    expect(reader.loads.slice(1)).toEqual([[rewritten, pinned, ...added].sort((a, b) => a - b)]);
+    expect(contents).toContain("turn 4 was rewritten");
+    // Nothing written since: nothing read.
+    reader.read();
+    expect(reader.loads).toHaveLength(2);
+  });
+
+  it("read a reused doc id again: a deleted last row, then a new entry", async () => {
+    const path = tempDbPath();
+    const memory = open(path);
+    await turns(memory, 5);
+    const reader = keptRowsOn(path);
+    const last = reader.docOf("turn-4");
+    expect(reader.read([last])).toEqual(["turn 4 about the lake"]);
+    await memory.forget("turn-4", { namespace: "chat" });
+    await memory.store({ key: "new", content: "a new entry in the old place", namespace: "chat" });
+    expect(reader.docOf("new")).toBe(last);
+    expect(reader.read([last])).toEqual(["a new entry in the old place"]);
+  });
+
+  it("start over past 256 changes, and for rows read in a caller's transaction", async () => {
+    const path = tempDbPath();
+    const memory = open(path);
+    await turns(memory, 6);
+    const reader = keptRowsOn(path);
+    const all = reader.docIds();
+    reader.read();
+    const other = new Database(path);
+    databases.push(other);
+    const touch = other.prepare("UPDATE memories SET importance = ? WHERE key = 'turn-0'");
+    other.transaction(() => {
+      for (let index = 0; index < 257; index++) touch.run((index % 10) / 10);
+    })();
+    reader.read();
+    expect(reader.loads).toEqual([all, all]);
+    // Read inside a transaction the caller opened (and rolls back): nothing of it is kept.
+    reader.db.transaction(() => reader.read())();
+    reader.read();
+    expect(reader.loads).toEqual([all, all, all, all]);
+  });
+
+  it("drop the neighbours of a session that a write (a bulk import too) added to", async () => {
+    const path = tempDbPath();
+    const memory = open(path);
+    await turns(memory, 6);
+    const reader = keptRowsOn(path);
+    const anchor = (key: string, session: string | null) => ({
+      docs: [null, null] as const,
+      docId: reader.docOf(key),
+      session,
+    });
+    const keep = () =>
+      reader.statements.snapshot(() =>
+        reader.kept
+          .at(reader.statements, reader.statements.writeVersion(), reader.filter)
+          .keepNeighbors(
+            new Map([
+              ["a0", anchor("turn-0", "s0")],
+              ["a1", anchor("turn-1", "s1")],
+              ["a2", anchor("turn-2", null)],
+            ]),
+          ),
+      );
+    const keptNow = () =>
+      reader.statements.snapshot(() => {
+        const kept = reader.kept.at(
+          reader.statements,
+          reader.statements.writeVersion(),
+          reader.filter,
+        );
+        return ["a0", "a1", "a2"].filter((id) => kept.neighbors(id) !== undefined);
+      });
+    keep();
+    // Rows imported in one batch (16 or more) skip the row triggers; their sessions are logged.
+    const report = await memory.importEntries(
+      Array.from({ length: 20 }, (_, index) => ({
+        key: `imported-${index}`,
+        content: `imported turn ${index}`,
+        namespace: "chat",
+        sessionId: "s1",
+      })),
+    );
+    expect(report.imported).toBe(20);
+    expect(keptNow()).toEqual(["a0", "a2"]);
+    // A change to an anchor without a session (it gets one) drops its own links.
+    const other = new Database(path);
+    databases.push(other);
+    other.prepare("UPDATE memories SET session_id = 's9' WHERE key = 'turn-2'").run();
+    expect(keptNow()).toEqual(["a0"]);
   });
 });

@@ -37,7 +37,7 @@ describe("schema v10: pins, snoozes, usage and the change token", () => {
     const raw = new Database(path);
     const v10Triggers = raw
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%_change_%' OR name = 'memories_usage_cleanup')",
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%_change_%' OR name = 'memories_usage_cleanup') AND tbl_name <> 'memory_changes'",
       )
       .pluck()
       .all() as string[];

@@ -131,7 +131,7 @@ describe("sqlite: session neighbours", () => {
     expect(pairs).toBeGreaterThan(250);
   });
 
-  it("answers again from the rows and neighbours it kept, and reads anew at another write version", async () => {
+  it("answers again from the rows and neighbours it kept, and after a write looks again only where it wrote", async () => {
     const statements = await store();
     const run: string[] = [];
     const counting = Object.assign(Object.create(statements), {
@@ -141,23 +141,47 @@ describe("sqlite: session neighbours", () => {
       },
     }) as StatementCache;
     const filter = filterOf("chat");
-    const ids = ["turn-3", "turn-4", "turn-30", "turn-41", "turn-16"].map(
-      (key) =>
-        statements.db.prepare("SELECT id FROM memories WHERE key = ?").pluck().get(key) as string,
-    );
+    const idOf = (key: string) =>
+      statements.db.prepare("SELECT id FROM memories WHERE key = ?").pluck().get(key) as string;
+    // Sessions s0, s1, s0, s2 and none (turn-16).
+    const ids = ["turn-3", "turn-4", "turn-30", "turn-41", "turn-16"].map(idOf);
     const kept = new RecallRows();
-    const first = sessionNeighbors(counting, ids, filter, kept.at(statements, "1", filter));
+    const at = () => kept.at(statements, statements.writeVersion(), filter);
+    const first = statements.snapshot(() => sessionNeighbors(counting, ids, filter, at()));
     expect(run.length).toBe(2);
-    const again = sessionNeighbors(counting, ids, filter, kept.at(statements, "1", filter));
+    const again = statements.snapshot(() => sessionNeighbors(counting, ids, filter, at()));
     expect(again.neighbors).toEqual(first.neighbors);
     expect(run.length).toBe(2);
     // Every neighbour is a hit each time (cosines() needs them), not only the rows read.
     const wanted = new Set([...first.neighbors.values()].flat().map((hit) => hit.entry.id));
     expect(new Set(again.hits.map((hit) => hit.indexed.entry.id))).toEqual(wanted);
     expect(wanted.size).toBeGreaterThan(6);
-    // A write moved the version: the same question reads again.
-    const later = sessionNeighbors(counting, ids, filter, kept.at(statements, "2", filter));
-    expect(later.neighbors).toEqual(first.neighbors);
-    expect(run.length).toBe(4);
+
+    // Another connection supersedes turn-7 (session s1): the version moves, and only the anchor
+    // in s1 looks again; the others' links and every kept row stay.
+    const other = new Database(statements.db.name);
+    databases.push(other);
+    other.prepare("UPDATE memories SET superseded_by = 'newer' WHERE key = 'turn-7'").run();
+    statements.snapshot(() => at());
+    expect(ids.map((id) => kept.neighbors(id) !== undefined)).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    run.length = 0;
+    const later = statements.snapshot(() => sessionNeighbors(counting, ids, filter, at()));
+    const rows = statements.db
+      .prepare(
+        "SELECT doc_id, id, session_id, created_at, superseded_by, category FROM memories WHERE namespace = 'chat'",
+      )
+      .all() as Row[];
+    const pass = (row: Row) => row.superseded_by === null && row.session_id !== null;
+    expect(
+      new Map([...later.neighbors].map(([id, hits]) => [id, hits.map((hit) => hit.entry.id)])),
+    ).toEqual(expected(rows, ids, pass));
+    // The neighbours' statement; rows only if turn-4's new neighbour was not kept.
+    expect(run.filter((sql) => sql.includes("WITH anchors"))).toHaveLength(1);
   });
 });

@@ -23,13 +23,14 @@ export const BULK_LOADING_FUNCTION = "memory_bulk_loading";
 export class BulkLoadGate {
   #watermark: number | undefined;
   // Prepared once: a store that keeps a version writes a two-entry batch through this gate, and
-  // preparing these three statements each time cost more than the batch itself.
+  // preparing these statements each time cost more than the batch itself.
   #statements:
     | {
         watermark: Database.Statement;
         fts: Database.Statement;
         stats: Database.Statement;
         changed: Database.Statement;
+        sessions: Database.Statement;
       }
     | undefined;
 
@@ -59,6 +60,13 @@ export class BulkLoadGate {
       changed: db.prepare(
         "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq'",
       ),
+      // The change log (schema v13): the new rows were never read, but the sessions they join
+      // have new neighbours.
+      sessions: db.prepare(
+        `INSERT INTO memory_changes (doc_id, session_id)
+         SELECT NULL, session_id FROM memories WHERE doc_id > ? AND session_id IS NOT NULL
+         GROUP BY session_id`,
+      ),
     };
     const statements = this.#statements;
     const { watermark } = statements.watermark.get() as { watermark: number };
@@ -72,6 +80,7 @@ export class BulkLoadGate {
     statements.fts.run(watermark);
     statements.stats.run(watermark);
     statements.changed.run();
+    statements.sessions.run(watermark);
     return result;
   }
 }

@@ -11,6 +11,7 @@ import { upgradeToV9 } from "./schema-v9.js";
 import { upgradeToV10 } from "./schema-v10.js";
 import { upgradeToV11 } from "./schema-v11.js";
 import { upgradeToV12 } from "./schema-v12.js";
+import { upgradeToV13 } from "./schema-v13.js";
 import { isSeedSchema, upgradeSeedSchema } from "./seed-upgrade.js";
 
 function readVersion(db: Database.Database): number {
@@ -58,6 +59,7 @@ export function migrate(db: Database.Database, file: string, log: (message: stri
     upgradeToV10(db);
     upgradeToV11(db);
     upgradeToV12(db);
+    upgradeToV13(db);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SCHEMA_VERSION),
     );

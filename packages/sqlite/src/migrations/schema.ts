@@ -1,5 +1,5 @@
 /** The current schema version, recorded in `meta.schema_version`. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /**
  * Schema v1. `doc_id` is an explicit INTEGER PRIMARY KEY because the FTS index refers to it

@@ -5,42 +5,109 @@ import type { SearchRow } from "./search-row.js";
 /** Rows (and neighbour links) kept at most; past this many the cache starts over. */
 const ROWS_MAX = 10_000;
 
+/**
+ * Logged changes applied at most when the write version moves; past this many, reading the rows
+ * again costs less than following the log, and the cache starts over.
+ */
+const CATCH_UP_MAX = 256;
+
 /** The doc ids just before and after an anchor in its session that pass the filter. */
 export type NeighborDocs = readonly [before: number | null, after: number | null];
 
+/** An anchor's neighbours as kept, with what a write must touch to move them. */
+export interface AnchorNeighbors {
+  readonly docs: NeighborDocs;
+  /** The anchor's own row: a change to it (its session, its filter columns) moves its links. */
+  readonly docId: number;
+  /** A change to any row of this session may move the links (null: no session, no links). */
+  readonly session: string | null;
+}
+
 /**
- * What recall read from `memories` at one write version under one filter: each asked doc id's
- * row (null when the filter left it out) and each anchor's session neighbours. A recall of a
- * conversation reads the same few hundred rows query after query (its candidates, then their
- * neighbours); reading a row costs more than finding it (about 4 microseconds for its 17
- * columns, most of the keyword stage after FTS5 itself), and while nothing was written the
- * row cannot have changed.
+ * What recall read from `memories` under one filter: each asked doc id's row (null when the
+ * filter left it out) and each anchor's session neighbours. A recall of a conversation reads the
+ * same few hundred rows query after query (its candidates, then their neighbours); reading a row
+ * costs more than finding it (about 4 microseconds for its 17 columns, most of the keyword stage
+ * after FTS5 itself).
  *
- * Kept while `meta.change_seq` (`StatementCache.writeVersion`) stays the same: it moves on every
- * write to entries, pins, snoozes, vectors and relations, by this connection or another (a
- * worker's store empties every other worker's cache at its next recall), and not on the usage
- * events each recall writes. Also keyed by the connection (a reopened file) and by the filter's
- * conditions: a row that passed one filter may fail another. One filter at a time,
- * like `EffectiveFilters`: recalls of one namespace with the default filter are the common case.
+ * Kept across writes. `meta.change_seq` (`StatementCache.writeVersion`) moves on every write to
+ * entries, pins, snoozes, vectors and relations, by this connection or another, and not on the
+ * usage events each recall writes; when it has moved, the cache reads the change log
+ * (`memory_changes`, schema v13) from where it last stood and drops the rows written since and
+ * the links of anchors in their sessions (or of the changed anchors themselves). An agent stores
+ * a turn before nearly every recall: that recall reads one row again, not every row. When the log
+ * no longer reaches back that far, or holds more than {@link CATCH_UP_MAX} changes since, the
+ * cache starts over. Vectors and relations are not kept here, so their writes drop nothing.
+ *
+ * Also keyed by the connection (a reopened file) and by the filter's conditions: a row that
+ * passed one filter may fail another. One filter at a time, like `EffectiveFilters`: recalls of
+ * one namespace with the default filter are the common case.
  *
  * Rows are kept as the arrays better-sqlite3 returns (strings and numbers only): each recall
  * builds its own entries from them, so nothing a caller does to a result reaches the cache.
  */
 export class RecallRows {
-  #at: { statements: StatementCache; version: string; filter: string } | undefined;
+  #at: { statements: StatementCache; version: string; filter: string; logged: number } | undefined;
   readonly #rows = new Map<number, SearchRow | null>();
-  readonly #neighbors = new Map<string, NeighborDocs>();
+  readonly #neighbors = new Map<string, AnchorNeighbors>();
 
-  /** Positions the cache at a read of `statements` at `version` under the (effective) `filter`. */
+  /**
+   * Positions the cache at a read of `statements` at `version` under the (effective) `filter`.
+   * Must run in the read transaction the version was read in (`StatementCache.snapshot`), so that
+   * the log it follows is the one of that version.
+   */
   at(statements: StatementCache, version: string, normalized: NormalizedFilter): this {
     const filter = JSON.stringify(normalized);
     const at = this.#at;
-    if (at?.statements !== statements || at.version !== version || at.filter !== filter) {
+    if (statements.inCallersTransaction) {
+      // Rows of a transaction that may yet roll back (and reuse its log's numbers) are not kept.
       this.#rows.clear();
       this.#neighbors.clear();
-      this.#at = { statements, version, filter };
+      this.#at = undefined;
+      return this;
     }
+    if (at?.statements === statements && at.filter === filter) {
+      if (at.version === version || this.#catchUp(statements, at)) {
+        at.version = version;
+        return this;
+      }
+    }
+    this.#rows.clear();
+    this.#neighbors.clear();
+    const logged = statements
+      .get("SELECT coalesce(max(seq), 0) FROM memory_changes")
+      .pluck()
+      .get() as number;
+    this.#at = { statements, version, filter, logged };
     return this;
+  }
+
+  /**
+   * Drops what the changes logged since `at.logged` may have made stale; false when the log
+   * cannot say (pruned past that point, or too many changes to be worth following).
+   */
+  #catchUp(statements: StatementCache, at: { logged: number }): boolean {
+    const changes = statements
+      .get("SELECT seq, doc_id, session_id FROM memory_changes WHERE seq > ? ORDER BY seq LIMIT ?")
+      .raw(true)
+      .all(at.logged, CATCH_UP_MAX + 1) as [number, number | null, string | null][];
+    if (changes.length === 0) return true;
+    // `seq` has no gaps (AUTOINCREMENT, rolled back with its transaction): a gap is pruning.
+    if (changes.length > CATCH_UP_MAX || changes[0]![0] !== at.logged + 1) return false;
+    const docs = new Set<number>();
+    const sessions = new Set<string>();
+    for (const [, docId, session] of changes) {
+      if (docId !== null) {
+        docs.add(docId);
+        this.#rows.delete(docId);
+      }
+      if (session !== null) sessions.add(session);
+    }
+    for (const [anchor, kept] of this.#neighbors)
+      if (docs.has(kept.docId) || (kept.session !== null && sessions.has(kept.session)))
+        this.#neighbors.delete(anchor);
+    at.logged = changes[changes.length - 1]![0];
+    return true;
   }
 
   /**
@@ -66,11 +133,11 @@ export class RecallRows {
 
   /** The kept neighbours of an anchor (by its entry id), if they were looked up. */
   neighbors(anchor: string): NeighborDocs | undefined {
-    return this.#neighbors.get(anchor);
+    return this.#neighbors.get(anchor)?.docs;
   }
 
   /** Keeps anchors' neighbours (an anchor without a session: both null). */
-  keepNeighbors(found: ReadonlyMap<string, NeighborDocs>): void {
+  keepNeighbors(found: ReadonlyMap<string, AnchorNeighbors>): void {
     this.#full(found.size);
     for (const [anchor, docs] of found) this.#neighbors.set(anchor, docs);
   }

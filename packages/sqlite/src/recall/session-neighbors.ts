@@ -1,7 +1,7 @@
 import type { IndexedEntry, NormalizedFilter } from "@memory/api";
 import { filterSql } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
-import type { NeighborDocs, RecallRows } from "./recall-rows.js";
+import type { AnchorNeighbors, NeighborDocs, RecallRows } from "./recall-rows.js";
 import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./search-row.js";
 
 /**
@@ -10,8 +10,8 @@ import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./searc
  * `neighbors` stage of recall. Keyed by the given ids, before then after; `hits` lists every
  * neighbour (for `cosines()`).
  *
- * One statement finds the neighbours' doc ids of the anchors `rows` (recall-rows.ts, at this
- * write version and filter) does not already hold; each side is two seeks in
+ * One statement finds the neighbours' doc ids of the anchors `rows` (recall-rows.ts, under
+ * this filter, kept across writes that did not touch their sessions) does not already hold; each side is two seeks in
  * `memories_session_order`: the same creation time with a lower (higher) doc id, else an
  * earlier (later) time. A single seek for "earlier time, or the same time and a lower doc id"
  * cannot use the index past the time, and the turns of a conversation often share one: it
@@ -41,23 +41,29 @@ export function sessionNeighbors(
     const after = `coalesce(
         ${seek("ASC", "m.created_at = anchors.created_at AND m.doc_id > anchors.doc_id", false)},
         ${seek("ASC", "m.created_at > anchors.created_at", true)})`;
+    // Anchors without a session are kept too (with no neighbours): facts usually have none.
     const found = statements
       .get(
         `WITH anchors AS MATERIALIZED (
            SELECT given.key AS position, a.doc_id, a.namespace, a.session_id, a.created_at
-           FROM json_each(?) AS given CROSS JOIN memories a ON a.id = given.value
-           WHERE a.session_id IS NOT NULL)
-         SELECT position, ${before}, ${after} FROM anchors`,
+           FROM json_each(?) AS given CROSS JOIN memories a ON a.id = given.value)
+         SELECT position, doc_id, session_id,
+           CASE WHEN session_id IS NOT NULL THEN ${before} END,
+           CASE WHEN session_id IS NOT NULL THEN ${after} END
+         FROM anchors`,
       )
       .raw(true)
       .all(JSON.stringify(unknown), ...params, ...params, ...params, ...params) as [
       number,
+      number,
+      string | null,
       number | null,
       number | null,
     ][];
-    // An anchor without a session (or no longer stored) has none: kept as such.
-    const looked = new Map<string, NeighborDocs>(unknown.map((id) => [id, NONE]));
-    for (const [position, before, after] of found) looked.set(unknown[position]!, [before, after]);
+    // An anchor no longer stored is not kept: nothing logged would ever drop it.
+    const looked = new Map<string, AnchorNeighbors>();
+    for (const [position, docId, session, before, after] of found)
+      looked.set(unknown[position]!, { docs: [before, after], docId, session });
     rows.keepNeighbors(looked);
   }
   const sides = ids.map((id) => rows.neighbors(id) ?? NONE);
