@@ -19,6 +19,11 @@
 // and changes no text, so the FTS5 index (and the bare query) stays as it was. Without it,
 // nothing is written between recalls.
 //
+// `--store-every N` is the agent loop itself: before every Nth recall it stores a new turn (the
+// text of a turn from outside the store, in a session of its own) and forgets the one it stored
+// the time before, so the store keeps its size. New text changes the FTS5 index and the terms'
+// document frequencies, for the bare query too.
+//
 // Both sides run in one process on one file, interleaved query by query, so machine load hits
 // them alike; the p50 ratio is the result (absolute numbers move with the machine). Not a test:
 // nothing is asserted.
@@ -48,6 +53,7 @@ const namespace = option("--namespace", "conv-26");
 const rounds = Number(option("--rounds", "5"));
 const sizes = option("--sizes", "").split(",").filter(Boolean).map(Number);
 const writeEvery = Number(option("--write-every", "0"));
+const storeEvery = Number(option("--store-every", "0"));
 const readJsonl = (file) =>
   fs
     .readFileSync(path.join(exportDir, file), "utf8")
@@ -107,11 +113,26 @@ async function measure(corpus) {
     };
     // Round 0 warms the JIT, the statement caches and the page cache; it is not counted.
     let written = 0;
+    let stored = 0;
+    let live;
+    // Turns from past the store's end: text the store does not hold.
+    const newTurns = turns.slice(corpus.length % turns.length).concat(turns);
     for (let round = 0; round <= rounds; round++) {
       for (const { text, match } of queries) {
         if (writeEvery > 0 && written++ % writeEvery === 0) {
           const pin = written % 2 === 1 ? memory.pin : memory.unpin;
           await pin.call(memory, corpus[0].key, { namespace });
+        }
+        if (storeEvery > 0 && stored++ % storeEvery === 0) {
+          if (live !== undefined) await memory.forget(live, { namespace });
+          live = `live-${stored}`;
+          const turn = newTurns[stored % newTurns.length];
+          await memory.store({
+            key: live,
+            content: turn.content,
+            namespace,
+            sessionId: `live-${Math.floor(stored / 20)}`,
+          });
         }
         let cpu = process.cpuUsage();
         let start = performance.now();
@@ -136,6 +157,7 @@ async function measure(corpus) {
       namespace,
       entries: report.imported,
       writeEvery,
+      storeEvery,
       queries: queries.length,
       samples: recallTimes.length,
       recallP50: percentile(recallTimes, 50),

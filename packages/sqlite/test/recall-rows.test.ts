@@ -127,7 +127,16 @@ function keptRowsOn(path: string) {
     );
   const docOf = (key: string) =>
     db.prepare("SELECT doc_id FROM memories WHERE key = ?").pluck().get(key) as number;
-  return { db, statements, filter, kept, loads, read, docIds, docOf };
+  /** `read` under another filter (the namespace's core entries, as a store's conflict check asks). */
+  const coreFilter = recallFilter({ namespace: "chat", categories: ["core"] });
+  const readCore = (docs = docIds()) =>
+    statements.snapshot(() =>
+      kept
+        .at(statements, statements.writeVersion(), coreFilter)
+        .read(docs, load)
+        .map((row) => row[4]),
+    );
+  return { db, statements, filter, kept, loads, read, readCore, docIds, docOf };
 }
 
 async function turns(
@@ -170,6 +179,23 @@ describe("sqlite: kept rows follow the change log (schema v13)", () => {
     // Nothing written since: nothing read.
     reader.read();
     expect(reader.loads).toHaveLength(2);
+  });
+
+  it("keep the rows of each of a few filters used in turn (a store's conflict check has its own)", async () => {
+    const path = tempDbPath();
+    const memory = open(path);
+    await turns(memory, 8);
+    const reader = keptRowsOn(path);
+    const all = reader.docIds();
+    reader.read();
+    reader.readCore();
+    expect(reader.loads).toEqual([all, all]);
+    const pinned = reader.docOf("turn-2");
+    await memory.pin("turn-2", { namespace: "chat" });
+    reader.read();
+    reader.readCore();
+    reader.read();
+    expect(reader.loads.slice(2)).toEqual([[pinned], [pinned]]);
   });
 
   it("read a reused doc id again: a deleted last row, then a new entry", async () => {

@@ -2,8 +2,15 @@ import type { NormalizedFilter } from "@memory/api";
 import type { StatementCache } from "../statement-cache.js";
 import type { SearchRow } from "./search-row.js";
 
-/** Rows (and neighbour links) kept at most; past this many the cache starts over. */
+/** Rows (and neighbour links) kept at most, over all filters; past this many the cache starts over. */
 const ROWS_MAX = 10_000;
+
+/**
+ * Filters kept at once. A store's conflict check recalls with its own filter (the stored
+ * entry's category) between an agent's recalls: with one filter kept, each store emptied the
+ * agent's rows even where the change log kept them.
+ */
+const FILTERS_MAX = 4;
 
 /**
  * Logged changes applied at most when the write version moves; past this many, reading the rows
@@ -39,17 +46,19 @@ export interface AnchorNeighbors {
  * no longer reaches back that far, or holds more than {@link CATCH_UP_MAX} changes since, the
  * cache starts over. Vectors and relations are not kept here, so their writes drop nothing.
  *
- * Also keyed by the connection (a reopened file) and by the filter's conditions: a row that
- * passed one filter may fail another. One filter at a time, like `EffectiveFilters`: recalls of
- * one namespace with the default filter are the common case.
+ * Also keyed by the connection (a reopened file) and by the filter's conditions (a row that
+ * passed one filter may fail another): the rows of the last {@link FILTERS_MAX} filters are kept,
+ * each apart.
  *
  * Rows are kept as the arrays better-sqlite3 returns (strings and numbers only): each recall
  * builds its own entries from them, so nothing a caller does to a result reaches the cache.
  */
 export class RecallRows {
-  #at: { statements: StatementCache; version: string; filter: string; logged: number } | undefined;
-  readonly #rows = new Map<number, SearchRow | null>();
-  readonly #neighbors = new Map<string, AnchorNeighbors>();
+  #at: { statements: StatementCache; version: string; logged: number } | undefined;
+  /** By filter (JSON), least recently used first. */
+  readonly #filters = new Map<string, FilterRows>();
+  /** The filter `at` last positioned the cache at: what `read` and `neighbors` answer from. */
+  #current = new FilterRows();
 
   /**
    * Positions the cache at a read of `statements` at `version` under the (effective) `filter`.
@@ -57,29 +66,43 @@ export class RecallRows {
    * the log it follows is the one of that version.
    */
   at(statements: StatementCache, version: string, normalized: NormalizedFilter): this {
-    const filter = JSON.stringify(normalized);
-    const at = this.#at;
     if (statements.inCallersTransaction) {
       // Rows of a transaction that may yet roll back (and reuse its log's numbers) are not kept.
-      this.#rows.clear();
-      this.#neighbors.clear();
-      this.#at = undefined;
+      this.#startOver(undefined);
+      this.#current = new FilterRows();
       return this;
     }
-    if (at?.statements === statements && at.filter === filter) {
-      if (at.version === version || this.#catchUp(statements, at)) {
-        at.version = version;
-        return this;
-      }
+    const at = this.#at;
+    if (at?.statements !== statements) this.#startOver(statements, version);
+    else if (at.version !== version) {
+      if (this.#catchUp(statements, at)) at.version = version;
+      else this.#startOver(statements, version);
     }
-    this.#rows.clear();
-    this.#neighbors.clear();
+    const filter = JSON.stringify(normalized);
+    let rows = this.#filters.get(filter);
+    if (rows) this.#filters.delete(filter);
+    else {
+      rows = new FilterRows();
+      if (this.#filters.size >= FILTERS_MAX)
+        this.#filters.delete(this.#filters.keys().next().value!);
+    }
+    this.#filters.set(filter, rows);
+    this.#current = rows;
+    return this;
+  }
+
+  /** Empties the cache; positions it at the log's newest change when given a connection. */
+  #startOver(statements: StatementCache | undefined, version = ""): void {
+    this.#filters.clear();
+    if (statements === undefined) {
+      this.#at = undefined;
+      return;
+    }
     const logged = statements
       .get("SELECT coalesce(max(seq), 0) FROM memory_changes")
       .pluck()
       .get() as number;
-    this.#at = { statements, version, filter, logged };
-    return this;
+    this.#at = { statements, version, logged };
   }
 
   /**
@@ -97,15 +120,10 @@ export class RecallRows {
     const docs = new Set<number>();
     const sessions = new Set<string>();
     for (const [, docId, session] of changes) {
-      if (docId !== null) {
-        docs.add(docId);
-        this.#rows.delete(docId);
-      }
+      if (docId !== null) docs.add(docId);
       if (session !== null) sessions.add(session);
     }
-    for (const [anchor, kept] of this.#neighbors)
-      if (docs.has(kept.docId) || (kept.session !== null && sessions.has(kept.session)))
-        this.#neighbors.delete(anchor);
+    for (const rows of this.#filters.values()) rows.drop(docs, sessions);
     at.logged = changes[changes.length - 1]![0];
     return true;
   }
@@ -115,17 +133,18 @@ export class RecallRows {
    * others from `load` (which returns the passing rows among the doc ids it is given, in any order).
    */
   read(docIds: readonly number[], load: (missing: number[]) => SearchRow[]): SearchRow[] {
+    const kept = this.#current.rows;
     const wanted = new Set<number>();
-    for (const docId of docIds) if (!this.#rows.has(docId)) wanted.add(docId);
+    for (const docId of docIds) if (!kept.has(docId)) wanted.add(docId);
     if (wanted.size > 0) {
       let missing = [...wanted];
       if (this.#full(missing.length)) missing = [...new Set(docIds)];
-      for (const docId of missing) this.#rows.set(docId, null);
-      for (const row of load(missing)) this.#rows.set(row[0], row);
+      for (const docId of missing) kept.set(docId, null);
+      for (const row of load(missing)) kept.set(row[0], row);
     }
     const rows: SearchRow[] = [];
     for (const docId of docIds) {
-      const row = this.#rows.get(docId);
+      const row = kept.get(docId);
       if (row) rows.push(row);
     }
     return rows;
@@ -133,20 +152,45 @@ export class RecallRows {
 
   /** The kept neighbours of an anchor (by its entry id), if they were looked up. */
   neighbors(anchor: string): NeighborDocs | undefined {
-    return this.#neighbors.get(anchor)?.docs;
+    return this.#current.neighbors.get(anchor)?.docs;
   }
 
   /** Keeps anchors' neighbours (an anchor without a session: both null). */
   keepNeighbors(found: ReadonlyMap<string, AnchorNeighbors>): void {
     this.#full(found.size);
-    for (const [anchor, docs] of found) this.#neighbors.set(anchor, docs);
+    for (const [anchor, docs] of found) this.#current.neighbors.set(anchor, docs);
   }
 
-  /** True (and the cache emptied) when `adding` more would pass {@link ROWS_MAX}. */
+  /** True (and every filter's rows emptied) when `adding` more would pass {@link ROWS_MAX}. */
   #full(adding: number): boolean {
-    if (this.#rows.size + this.#neighbors.size + adding <= ROWS_MAX) return false;
-    this.#rows.clear();
-    this.#neighbors.clear();
+    let size = adding;
+    for (const rows of this.#filters.values()) size += rows.size;
+    if (size <= ROWS_MAX) return false;
+    for (const rows of this.#filters.values()) rows.clear();
+    this.#current.clear();
     return true;
+  }
+}
+
+/** What one filter's recalls read: rows by doc id (null: left out), neighbours by anchor id. */
+class FilterRows {
+  readonly rows = new Map<number, SearchRow | null>();
+  readonly neighbors = new Map<string, AnchorNeighbors>();
+
+  get size(): number {
+    return this.rows.size + this.neighbors.size;
+  }
+
+  /** Forgets the changed rows, and the links of anchors that changed or whose session did. */
+  drop(docs: ReadonlySet<number>, sessions: ReadonlySet<string>): void {
+    for (const docId of docs) this.rows.delete(docId);
+    for (const [anchor, kept] of this.neighbors)
+      if (docs.has(kept.docId) || (kept.session !== null && sessions.has(kept.session)))
+        this.neighbors.delete(anchor);
+  }
+
+  clear(): void {
+    this.rows.clear();
+    this.neighbors.clear();
   }
 }
