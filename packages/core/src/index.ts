@@ -177,6 +177,7 @@ export {
   cachedStatisticsNow,
   KeywordStatisticsCache,
   STATISTICS_CACHE_MAX_TERMS,
+  type StatisticsCorrection,
 } from "./recall/keyword-statistics-cache.js";
 export { RecallEngine, type RecallEngineOptions } from "./recall/recall-engine.js";
 export { compareKeys, type ScoredCandidate } from "./recall/recall-results.js";

@@ -80,4 +80,38 @@ describe("KeywordStatisticsCache", () => {
     await cachedStatistics(cache, 1, "ns", [term("a")], count);
     expect(asked).toEqual([["a", "b"], ["c"], ["a"]]);
   });
+
+  it("follows corrections to a new token: exact terms move, prefix terms and dropped namespaces are counted again", async () => {
+    const cache = new KeywordStatisticsCache();
+    const a = counter({ camp: 40, lake: 3 });
+    const b = counter({ camp: 2 });
+    const exact = [term("camp"), term("lake")];
+    const prefixed = [term("cam", true, "cam")];
+    await cachedStatistics(cache, 1, "a", [...exact, ...prefixed], a.count);
+    await cachedStatistics(cache, 1, "b", [term("camp")], b.count);
+    await cachedStatistics(cache, 1, "c", [term("camp")], b.count);
+    cache.follow(
+      1,
+      2,
+      new Map([
+        ["a", { documents: 101, averageLength: 8, frequencyChange: new Map([["lake", 1]]) }],
+        ["c", null],
+      ]),
+    );
+    const moved = await cachedStatistics(cache, 2, "a", exact, a.count);
+    expect(moved).toEqual({ documents: 101, averageLength: 8, documentFrequency: [40, 4] });
+    expect(
+      (await cachedStatistics(cache, 2, "b", [term("camp")], b.count)).documentFrequency,
+    ).toEqual([2]);
+    expect(a.asked).toEqual([["camp", "lake", "cam"]]);
+    expect(b.asked).toEqual([["camp"], ["camp"]]);
+    await cachedStatistics(cache, 2, "a", prefixed, a.count);
+    await cachedStatistics(cache, 2, "c", [term("camp")], b.count);
+    expect(a.asked).toEqual([["camp", "lake", "cam"], ["cam"]]);
+    expect(b.asked).toHaveLength(3);
+    // Kept under another token than `from`: nothing moves, the next token counts afresh.
+    cache.follow(1, 3, new Map());
+    await cachedStatistics(cache, 3, "a", exact, a.count);
+    expect(a.asked).toHaveLength(3);
+  });
 });

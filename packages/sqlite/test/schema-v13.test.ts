@@ -46,13 +46,16 @@ describe("schema v13: the change log", () => {
     const docOf = (key: string) =>
       check.prepare("SELECT doc_id FROM memories WHERE key = ?").pluck().get(key) as number;
     const logged = check
-      .prepare("SELECT doc_id, session_id FROM memory_changes ORDER BY seq")
+      .prepare(
+        "SELECT doc_id, old_session_id, old_namespace, old_search_terms FROM memory_changes ORDER BY seq",
+      )
       .raw(true)
       .all();
-    // The new entry's insert, then the forgotten one's delete (its doc id is gone: 1).
+    // The new entry's insert (nothing before), then the forgotten one's delete (doc id 1) with
+    // what it held.
     expect(logged).toEqual([
-      [docOf("pizza"), "s1"],
-      [1, "s1"],
+      [docOf("pizza"), null, null, null],
+      [1, "s1", "default", "lake we drove to the lake"],
     ]);
   });
 

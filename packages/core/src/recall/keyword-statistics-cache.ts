@@ -18,6 +18,16 @@ interface NamespaceStatistics {
   documents: number;
   averageLength: number;
   frequency: Map<string, number>;
+  /** The keys of prefix terms in `frequency` (a correction cannot move them: counted again). */
+  prefixes: Set<string>;
+}
+
+/** How one namespace's statistics moved with the entries a backend knows changed. */
+export interface StatisticsCorrection {
+  documents: number;
+  averageLength: number;
+  /** How many more (or fewer) entries hold each exact term; a term not listed did not move. */
+  frequencyChange: ReadonlyMap<string, number>;
 }
 
 /** A prefix term counts its prefix and its stem: all three parts name what is counted. */
@@ -74,15 +84,57 @@ export class KeywordStatisticsCache {
     this.#token = token;
     let cached = this.#namespaces.get(namespace);
     if (!cached) {
-      cached = { ...statistics, frequency: new Map() };
+      cached = {
+        documents: statistics.documents,
+        averageLength: statistics.averageLength,
+        frequency: new Map(),
+        prefixes: new Set(),
+      };
       this.#namespaces.set(namespace, cached);
     }
     terms.forEach((term, index) => {
       const key = termKey(term);
       if (cached.frequency.has(key)) return;
       cached.frequency.set(key, statistics.documentFrequency[index] ?? 0);
+      if (term.prefix) cached.prefixes.add(key);
       this.#terms++;
     });
+  }
+
+  /**
+   * Moves what was kept under `from` to the token `to` instead of dropping it, for a backend
+   * that knows which entries changed in between (SQLite's change log): an agent stores a turn
+   * before nearly every recall, and counting each query term again cost more than the rest of
+   * the statistics. Namespaces without a correction did not change; a corrected one takes its
+   * new entry count and mean length, its exact terms' frequencies move, and its prefix terms are
+   * counted again; `null` drops the namespace. Kept under another token: nothing is moved, and
+   * the next `set` starts over.
+   */
+  follow(
+    from: unknown,
+    to: unknown,
+    corrections: ReadonlyMap<string, StatisticsCorrection | null>,
+  ): void {
+    if (from === undefined || to === undefined || from !== this.#token) return;
+    for (const [namespace, correction] of corrections) {
+      const cached = this.#namespaces.get(namespace);
+      if (!cached) continue;
+      if (correction === null) {
+        this.#terms -= cached.frequency.size;
+        this.#namespaces.delete(namespace);
+        continue;
+      }
+      cached.documents = correction.documents;
+      cached.averageLength = correction.averageLength;
+      for (const key of cached.prefixes) cached.frequency.delete(key);
+      this.#terms -= cached.prefixes.size;
+      cached.prefixes.clear();
+      for (const [term, change] of correction.frequencyChange) {
+        const frequency = cached.frequency.get(term);
+        if (frequency !== undefined) cached.frequency.set(term, frequency + change);
+      }
+    }
+    this.#token = to;
   }
 
   clear(): void {

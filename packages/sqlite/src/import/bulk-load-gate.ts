@@ -30,7 +30,7 @@ export class BulkLoadGate {
         fts: Database.Statement;
         stats: Database.Statement;
         changed: Database.Statement;
-        sessions: Database.Statement;
+        logged: Database.Statement;
       }
     | undefined;
 
@@ -60,13 +60,9 @@ export class BulkLoadGate {
       changed: db.prepare(
         "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq'",
       ),
-      // The change log (schema v13): the new rows were never read, but the sessions they join
-      // have new neighbours.
-      sessions: db.prepare(
-        `INSERT INTO memory_changes (doc_id, session_id)
-         SELECT NULL, session_id FROM memories WHERE doc_id > ? AND session_id IS NOT NULL
-         GROUP BY session_id`,
-      ),
+      // The change log (schema v13): the rows skipped it, so one row without a doc id tells
+      // readers to start over (new sessions' neighbours, new terms' frequencies).
+      logged: db.prepare("INSERT INTO memory_changes (doc_id) VALUES (NULL)"),
     };
     const statements = this.#statements;
     const { watermark } = statements.watermark.get() as { watermark: number };
@@ -80,7 +76,7 @@ export class BulkLoadGate {
     statements.fts.run(watermark);
     statements.stats.run(watermark);
     statements.changed.run();
-    statements.sessions.run(watermark);
+    statements.logged.run();
     return result;
   }
 }

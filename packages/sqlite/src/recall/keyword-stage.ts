@@ -67,8 +67,8 @@ export function namespaceStatistics(
 
 /**
  * Entries matching any term under the whole filter, best first by FTS5's rank (ranked-matches.ts), plus statistics
- * (counted once per change of the file, `version`: `cache`); rows read at this version are
- * kept in `rows`. Synchronous: the stage runs in
+ * (`cache`: counted once, then moved along the change log with `rows`, where the rows read are
+ * kept; nothing is kept inside a caller's transaction). Synchronous: the stage runs in
  * one read transaction (`StatementCache.snapshot`).
  */
 export function keywordStage(
@@ -79,19 +79,16 @@ export function keywordStage(
   version = statements.writeVersion(),
 ): { hits: SearchHit[]; statistics: KeywordStatistics } {
   const { terms, filter, pool } = request;
-  const statistics = cachedStatisticsNow(cache, version, filter.namespace, terms, (missing) =>
+  // Rows first: following the change log moves the cached statistics too.
+  const kept = rows.at(statements, version, filter);
+  const token = kept.keeping ? version : undefined;
+  const statistics = cachedStatisticsNow(cache, token, filter.namespace, terms, (missing) =>
     namespaceStatistics(statements, filter.namespace, missing),
   );
   if (terms.length === 0 || pool <= 0 || statistics.documents === 0)
     return { hits: [], statistics };
   const selecting = selectingTerms(terms, statistics.documentFrequency, { pool });
   if (selecting.length === 0) return { hits: [], statistics };
-  const found = rankedMatches(
-    statements,
-    matchExpression(selecting),
-    filter,
-    pool,
-    rows.at(statements, version, filter),
-  );
+  const found = rankedMatches(statements, matchExpression(selecting), filter, pool, kept);
   return { hits: found.map(toSearchHit), statistics };
 }

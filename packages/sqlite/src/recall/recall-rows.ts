@@ -30,6 +30,32 @@ export interface AnchorNeighbors {
   readonly session: string | null;
 }
 
+/** What one row held, as far as keyword statistics go. */
+export interface RowTerms {
+  readonly namespace: string;
+  readonly terms: string;
+}
+
+/** A row written since the cache's last position: what it held before and holds after (no row: undefined). */
+export interface RowChange {
+  readonly docId: number;
+  readonly before: RowTerms | undefined;
+  readonly after: RowTerms | undefined;
+}
+
+/** What else follows the log with the kept rows (the keyword statistics). */
+export interface ChangeListener {
+  /** The rows written between write versions `from` and `to`, read in `statements`' snapshot. */
+  followed(
+    statements: StatementCache,
+    from: string,
+    to: string,
+    changes: readonly RowChange[],
+  ): void;
+  /** Nothing kept can be trusted any more (or this read may roll back). */
+  startedOver(): void;
+}
+
 /**
  * What recall read from `memories` under one filter: each asked doc id's row (null when the
  * filter left it out) and each anchor's session neighbours. A recall of a conversation reads the
@@ -44,7 +70,8 @@ export interface AnchorNeighbors {
  * the links of anchors in their sessions (or of the changed anchors themselves). An agent stores
  * a turn before nearly every recall: that recall reads one row again, not every row. When the log
  * no longer reaches back that far, or holds more than {@link CATCH_UP_MAX} changes since, the
- * cache starts over. Vectors and relations are not kept here, so their writes drop nothing.
+ * cache starts over. Vectors and relations are not kept here, so their writes drop nothing. A
+ * {@link ChangeListener} is told the same changes (the keyword statistics move with them).
  *
  * Also keyed by the connection (a reopened file) and by the filter's conditions (a row that
  * passed one filter may fail another): the rows of the last {@link FILTERS_MAX} filters are kept,
@@ -59,6 +86,16 @@ export class RecallRows {
   readonly #filters = new Map<string, FilterRows>();
   /** The filter `at` last positioned the cache at: what `read` and `neighbors` answer from. */
   #current = new FilterRows();
+  readonly #listener: ChangeListener | undefined;
+
+  constructor(listener?: ChangeListener) {
+    this.#listener = listener;
+  }
+
+  /** False while reading inside a caller's transaction: nothing read now may be kept. */
+  get keeping(): boolean {
+    return this.#at !== undefined;
+  }
 
   /**
    * Positions the cache at a read of `statements` at `version` under the (effective) `filter`.
@@ -75,8 +112,12 @@ export class RecallRows {
     const at = this.#at;
     if (at?.statements !== statements) this.#startOver(statements, version);
     else if (at.version !== version) {
-      if (this.#catchUp(statements, at)) at.version = version;
-      else this.#startOver(statements, version);
+      const changes = this.#catchUp(statements, at);
+      if (changes === undefined) this.#startOver(statements, version);
+      else {
+        this.#listener?.followed(statements, at.version, version, changes);
+        at.version = version;
+      }
     }
     const filter = JSON.stringify(normalized);
     let rows = this.#filters.get(filter);
@@ -94,6 +135,7 @@ export class RecallRows {
   /** Empties the cache; positions it at the log's newest change when given a connection. */
   #startOver(statements: StatementCache | undefined, version = ""): void {
     this.#filters.clear();
+    this.#listener?.startedOver();
     if (statements === undefined) {
       this.#at = undefined;
       return;
@@ -106,26 +148,41 @@ export class RecallRows {
   }
 
   /**
-   * Drops what the changes logged since `at.logged` may have made stale; false when the log
-   * cannot say (pruned past that point, or too many changes to be worth following).
+   * Drops what the changes logged since `at.logged` may have made stale and returns them, one
+   * per row; undefined when the log cannot say (pruned past that point, too many changes to be
+   * worth following, or a bulk import).
    */
-  #catchUp(statements: StatementCache, at: { logged: number }): boolean {
-    const changes = statements
-      .get("SELECT seq, doc_id, session_id FROM memory_changes WHERE seq > ? ORDER BY seq LIMIT ?")
+  #catchUp(statements: StatementCache, at: { logged: number }): RowChange[] | undefined {
+    const logged = statements
+      .get(
+        `SELECT c.seq, c.doc_id, c.old_session_id, c.old_namespace, c.old_search_terms,
+           m.session_id, m.namespace, m.search_terms
+         FROM memory_changes c LEFT JOIN memories m ON m.doc_id = c.doc_id
+         WHERE c.seq > ? ORDER BY c.seq LIMIT ?`,
+      )
       .raw(true)
-      .all(at.logged, CATCH_UP_MAX + 1) as [number, number | null, string | null][];
-    if (changes.length === 0) return true;
+      .all(at.logged, CATCH_UP_MAX + 1) as LoggedRow[];
+    if (logged.length === 0) return [];
     // `seq` has no gaps (AUTOINCREMENT, rolled back with its transaction): a gap is pruning.
-    if (changes.length > CATCH_UP_MAX || changes[0]![0] !== at.logged + 1) return false;
-    const docs = new Set<number>();
+    if (logged.length > CATCH_UP_MAX || logged[0]![0] !== at.logged + 1) return undefined;
+    const byDoc = new Map<number, RowChange>();
     const sessions = new Set<string>();
-    for (const [, docId, session] of changes) {
-      if (docId !== null) docs.add(docId);
+    for (const [, docId, oldSession, oldNamespace, oldTerms, session, namespace, terms] of logged) {
+      if (docId === null) return undefined;
+      if (oldSession !== null) sessions.add(oldSession);
       if (session !== null) sessions.add(session);
+      // The first change of a row says what it held at the last position.
+      if (!byDoc.has(docId))
+        byDoc.set(docId, {
+          docId,
+          before: oldNamespace === null ? undefined : { namespace: oldNamespace, terms: oldTerms! },
+          after: namespace === null ? undefined : { namespace, terms: terms! },
+        });
     }
+    const docs = new Set(byDoc.keys());
     for (const rows of this.#filters.values()) rows.drop(docs, sessions);
-    at.logged = changes[changes.length - 1]![0];
-    return true;
+    at.logged = logged[logged.length - 1]![0];
+    return [...byDoc.values()];
   }
 
   /**
@@ -171,6 +228,17 @@ export class RecallRows {
     return true;
   }
 }
+
+type LoggedRow = [
+  seq: number,
+  docId: number | null,
+  oldSession: string | null,
+  oldNamespace: string | null,
+  oldTerms: string | null,
+  session: string | null,
+  namespace: string | null,
+  terms: string | null,
+];
 
 /** What one filter's recalls read: rows by doc id (null: left out), neighbours by anchor id. */
 class FilterRows {

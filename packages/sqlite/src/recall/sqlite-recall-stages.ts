@@ -9,13 +9,14 @@ import type {
   VectorStageHit,
   VectorStageRequest,
 } from "@memory/api";
-import { escapeLike, KeywordStatisticsCache } from "@memory/core";
+import { escapeLike } from "@memory/core";
 import { attachEmbeddings } from "../entry-queries.js";
 import { filterSql } from "../filter-sql.js";
 import type { Opened } from "../opened-store.js";
 import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
 import { EffectiveFilters } from "./effective-filter.js";
+import { FollowedStatistics } from "./followed-statistics.js";
 import { keywordStage } from "./keyword-stage.js";
 import { RecallRows } from "./recall-rows.js";
 import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./search-row.js";
@@ -33,12 +34,12 @@ export class SqliteRecallStages implements RecallStages {
   readonly #opened: () => Opened;
   // Entry id -> doc id and content hash, for cosines() of keyword candidates.
   readonly #known = new Map<string, { docId: number; hash: string }>();
-  readonly #statistics = new KeywordStatisticsCache();
   readonly #filters = new EffectiveFilters();
-  // The connection the cached statistics were counted on: a reopened file starts its counters over.
-  #statisticsOf: Opened["statements"] | undefined;
-  // Rows and session neighbours read at the current write version (recall-rows.ts).
-  readonly #rows = new RecallRows();
+  // Keyword statistics, moved along the change log with the rows (followed-statistics.ts).
+  readonly #statistics = new FollowedStatistics();
+  // Rows and session neighbours read, kept across writes that did not touch them (recall-rows.ts);
+  // a reopened file starts both over.
+  readonly #rows = new RecallRows(this.#statistics);
   // The change token and the connection and `data_version` it was read at (`changeToken`).
   #token: { statements: Opened["statements"]; dataVersion: number; value: string } | undefined;
 
@@ -68,16 +69,12 @@ export class SqliteRecallStages implements RecallStages {
 
   async keyword(request: KeywordStageRequest): Promise<KeywordStageResult> {
     const { statements } = this.#opened();
-    if (statements !== this.#statisticsOf) {
-      this.#statistics.clear();
-      this.#statisticsOf = statements;
-    }
     const { hits, statistics } = statements.snapshot(() => {
       const version = statements.writeVersion();
       const filter = this.#filters.of(statements, request.filter, version);
       return keywordStage(
         statements,
-        this.#statistics,
+        this.#statistics.cache,
         { ...request, filter },
         this.#rows,
         version,
