@@ -21,6 +21,19 @@ describe("query intent", () => {
     expect(endsWithQuestion("I asked why? Then I left.")).toBe(false);
   });
 
+  it("reads a question's end as /\\?\\s*$/ does, for every kind of white space", () => {
+    // Every code unit JavaScript's \s matches, and some it does not.
+    const units = Array.from({ length: 0x3100 }, (_, code) => String.fromCharCode(code)).concat(
+      "\ufeff",
+      "\ufffe",
+    );
+    for (const unit of units)
+      for (const text of [`why?${unit}`, `why?${unit}${unit}`, `${unit}?`, `${unit}`, `why${unit}`])
+        expect([text, endsWithQuestion(text)]).toEqual([text, /\?\s*$/.test(text)]);
+    expect(endsWithQuestion("")).toBe(false);
+    expect(endsWithQuestion("?")).toBe(true);
+  });
+
   it("recognises when-questions and time expressions", () => {
     expect(asksWhen("When did Melanie run a charity race?")).toBe(true);
     expect(asksWhen("What year did they move?")).toBe(true);

@@ -66,8 +66,12 @@ async function write(memory: Memory, next: () => number, step: number, path: str
   const text = () =>
     Array.from({ length: 2 + Math.floor(next() * 5) }, () => pick(WORDS)).join(" ");
   const kind = next();
-  if (kind < 0.45) await memory.store({ key, content: text(), namespace, sessionId: "s" });
-  else if (kind < 0.6) await memory.forget(key, { namespace }).catch(() => undefined);
+  if (kind < 0.4) await memory.store({ key, content: text(), namespace, sessionId: "s" });
+  else if (kind < 0.45) {
+    // Terms past what the log keeps of a row (8,192 characters): that namespace counts again.
+    const long = Array.from({ length: 3000 }, () => pick(WORDS)).join(" ");
+    await memory.store({ key, content: long, namespace, sessionId: "s" });
+  } else if (kind < 0.6) await memory.forget(key, { namespace }).catch(() => undefined);
   else if (kind < 0.75) await memory.pin(key, { namespace }).catch(() => undefined);
   else if (kind < 0.85) {
     // A row moved to the other namespace (no API does it; the triggers must still see it).
@@ -89,7 +93,7 @@ async function write(memory: Memory, next: () => number, step: number, path: str
 }
 
 describe("sqlite: keyword statistics follow the change log", () => {
-  it("equal a fresh count after every few writes, 150 times (stores, rewrites, forgets, pins, moves, imports)", async () => {
+  it("equal a fresh count after every few writes, 150 times (long entries too) (stores, rewrites, forgets, pins, moves, imports)", async () => {
     const path = tempDbPath();
     const memory = createSqliteMemory({ path, logger: () => {} });
     closers.push(() => memory.close());

@@ -59,6 +59,25 @@ describe("schema v13: the change log", () => {
     ]);
   });
 
+  it("logs at most 8,192 characters of a row's terms (null past them)", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.store({ key: "short", content: "a short note" });
+    await memory.store({ key: "long", content: "word ".repeat(2000) });
+    await memory.forget("short");
+    await memory.forget("long");
+    const raw = new Database(path, { readonly: true });
+    closers.push(() => raw.close());
+    const logged = raw
+      .prepare(
+        "SELECT old_search_terms FROM memory_changes WHERE old_namespace IS NOT NULL ORDER BY seq",
+      )
+      .pluck()
+      .all();
+    expect(logged).toEqual(["short a short note", null]);
+  });
+
   it("keeps the newest 1,024 changes", async () => {
     const path = tempDbPath();
     const memory = createSqliteMemory({ path, logger: () => {} });

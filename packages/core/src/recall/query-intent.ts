@@ -24,12 +24,38 @@ const INTERROGATIVE =
 
 /** A question: ends with a question mark, or starts with an interrogative word. */
 export function isQuestion(text: string): boolean {
-  return /\?\s*$/.test(text) || INTERROGATIVE.test(text);
+  return endsWithQuestion(text) || INTERROGATIVE.test(text);
 }
 
-/** An entry whose text ends with a question (what it says last is asked, not told). */
+/**
+ * An entry whose text ends with a question (what it says last is asked, not told): a question
+ * mark, then nothing but white space. Read back from the end: the regular expression it
+ * replaces (`/\?\s*$/`) tried every question mark in the text, and every candidate of every
+ * recall asks.
+ */
 export function endsWithQuestion(text: string): boolean {
-  return /\?\s*$/.test(text);
+  let end = text.length - 1;
+  while (end >= 0 && isSpace(text.charCodeAt(end))) end--;
+  return end >= 0 && text.charCodeAt(end) === QUESTION_MARK;
+}
+
+const QUESTION_MARK = 0x3f;
+
+/** JavaScript's `\s`, by UTF-16 code unit. */
+function isSpace(code: number): boolean {
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /** "When did...", "What date/day/month/year...", "How long ago...". */

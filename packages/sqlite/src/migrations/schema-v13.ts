@@ -4,6 +4,13 @@ import type Database from "better-sqlite3";
 export const CHANGE_LOG_KEEP = 1024;
 
 /**
+ * Longest search terms the log keeps (characters); a longer entry's are logged as null ("not
+ * known": readers count that namespace's statistics again), so 1,024 rewrites of large documents
+ * cannot grow the log past about 8 MiB.
+ */
+export const LOGGED_TERMS_MAX = 8192;
+
+/**
  * Schema v13: which rows each write changed, and what they held before (issue 29;
  * recall/recall-rows.ts).
  *
@@ -16,10 +23,13 @@ export const CHANGE_LOG_KEEP = 1024;
  *   neighbours of their sessions, and moves the frequencies by what those rows held before and
  *   hold now. A bulk import (import/bulk-load-gate.ts) inserts rows past the triggers and logs
  *   one row with a null `doc_id`: readers start over. `seq` never goes back (AUTOINCREMENT);
- *   the newest {@link CHANGE_LOG_KEEP} rows are kept.
+ *   the newest {@link CHANGE_LOG_KEEP} rows are kept, each with at most {@link LOGGED_TERMS_MAX}
+ *   characters of search terms.
  * - The three `memories_change_*` triggers move `change_seq` and log the row in one trigger, so
  *   an insert asks the bulk-load function once.
  */
+const LOGGED_TERMS = `CASE WHEN length(old.search_terms) <= ${LOGGED_TERMS_MAX} THEN old.search_terms END`;
+
 const V13_SCHEMA = `
 CREATE TABLE IF NOT EXISTS memory_changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -45,7 +55,7 @@ DROP TRIGGER IF EXISTS memories_change_update;
 CREATE TRIGGER memories_change_update AFTER UPDATE ON memories BEGIN
   UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq';
   INSERT INTO memory_changes (doc_id, old_session_id, old_namespace, old_search_terms)
-    VALUES (old.doc_id, old.session_id, old.namespace, old.search_terms);
+    VALUES (old.doc_id, old.session_id, old.namespace, ${LOGGED_TERMS});
   INSERT INTO memory_changes (doc_id) SELECT new.doc_id WHERE new.doc_id IS NOT old.doc_id;
 END;
 
@@ -53,7 +63,7 @@ DROP TRIGGER IF EXISTS memories_change_delete;
 CREATE TRIGGER memories_change_delete AFTER DELETE ON memories BEGIN
   UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq';
   INSERT INTO memory_changes (doc_id, old_session_id, old_namespace, old_search_terms)
-    VALUES (old.doc_id, old.session_id, old.namespace, old.search_terms);
+    VALUES (old.doc_id, old.session_id, old.namespace, ${LOGGED_TERMS});
 END;
 `;
 

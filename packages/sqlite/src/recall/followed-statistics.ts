@@ -1,6 +1,6 @@
 import { KeywordStatisticsCache, type StatisticsCorrection } from "@memory/core";
 import type { StatementCache } from "../statement-cache.js";
-import type { ChangeListener, RowChange, RowTerms } from "./recall-rows.js";
+import type { ChangeListener, RowChange } from "./recall-rows.js";
 
 /**
  * The keyword statistics SQLite counted (namespace entry counts, mean lengths, terms' document
@@ -14,7 +14,8 @@ import type { ChangeListener, RowChange, RowTerms } from "./recall-rows.js";
  * token of FTS5's `ascii` tokenizer). A written row moves it by what the row held before and
  * holds now (the log keeps the before, the row the now); entry counts and total lengths are read
  * from `namespace_stats` for the namespaces that moved. Rows whose namespace and terms stayed
- * (pins, snoozes, supersessions) move nothing.
+ * (pins, snoozes, supersessions) move nothing. A row whose terms were too long for the log to
+ * keep makes its namespace count again.
  */
 export class FollowedStatistics implements ChangeListener {
   readonly cache = new KeywordStatisticsCache();
@@ -26,13 +27,18 @@ export class FollowedStatistics implements ChangeListener {
     changes: readonly RowChange[],
   ): void {
     const moved = new Map<string, Map<string, number>>();
+    // Namespaces a row left whose terms the log did not keep: counted again.
+    const unknown = new Set<string>();
     for (const { before, after } of changes) {
       if (before?.namespace === after?.namespace && before?.terms === after?.terms) continue;
-      if (before) count(moved, before, -1);
-      if (after) count(moved, after, 1);
+      if (before?.terms === null) unknown.add(before.namespace);
+      else if (before) count(moved, before.namespace, before.terms, -1);
+      if (after) count(moved, after.namespace, after.terms!, 1);
     }
     const corrections = new Map<string, StatisticsCorrection | null>();
+    for (const namespace of unknown) corrections.set(namespace, null);
     for (const [namespace, frequencyChange] of moved) {
+      if (unknown.has(namespace)) continue;
       const totals = statements
         .get("SELECT documents, terms FROM namespace_stats WHERE namespace = ?")
         .raw(true)
@@ -52,13 +58,18 @@ export class FollowedStatistics implements ChangeListener {
   }
 }
 
-/** Adds `sign` to each distinct term of the row, under its namespace. */
-function count(moved: Map<string, Map<string, number>>, row: RowTerms, sign: number): void {
-  let changes = moved.get(row.namespace);
+/** Adds `sign` to each distinct term of a row, under its namespace. */
+function count(
+  moved: Map<string, Map<string, number>>,
+  namespace: string,
+  terms: string,
+  sign: number,
+): void {
+  let changes = moved.get(namespace);
   if (!changes) {
     changes = new Map();
-    moved.set(row.namespace, changes);
+    moved.set(namespace, changes);
   }
-  for (const term of new Set(row.terms.split(" ")))
+  for (const term of new Set(terms.split(" ")))
     if (term !== "") changes.set(term, (changes.get(term) ?? 0) + sign);
 }

@@ -33,7 +33,8 @@ export interface AnchorNeighbors {
 /** What one row held, as far as keyword statistics go. */
 export interface RowTerms {
   readonly namespace: string;
-  readonly terms: string;
+  /** Its search terms; null when too long for the log to keep (schema-v13.ts). */
+  readonly terms: string | null;
 }
 
 /** A row written since the cache's last position: what it held before and holds after (no row: undefined). */
@@ -175,7 +176,7 @@ export class RecallRows {
       if (!byDoc.has(docId))
         byDoc.set(docId, {
           docId,
-          before: oldNamespace === null ? undefined : { namespace: oldNamespace, terms: oldTerms! },
+          before: oldNamespace === null ? undefined : { namespace: oldNamespace, terms: oldTerms },
           after: namespace === null ? undefined : { namespace, terms: terms! },
         });
     }
