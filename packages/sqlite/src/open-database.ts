@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { BackendUnavailableError } from "@memory/api";
 import Database from "better-sqlite3";
+import { FtsUpkeep } from "./fts-upkeep.js";
 import { BulkLoadGate } from "./import/bulk-load-gate.js";
 
 export interface OpenedDatabase {
@@ -12,6 +13,8 @@ export interface OpenedDatabase {
   owned: boolean;
   /** This connection's side of the triggers' `memory_bulk_loading` function (imports). */
   bulkLoad: BulkLoadGate;
+  /** This connection's merge steps of the full-text index (fts-upkeep.ts). */
+  ftsUpkeep: FtsUpkeep;
 }
 
 /** How long SQLite itself waits for a lock another connection holds (`busy_timeout`). */
@@ -56,6 +59,7 @@ export function openDatabase(options: {
       file: db.name,
       owned: false,
       bulkLoad: new BulkLoadGate(db),
+      ftsUpkeep: new FtsUpkeep(),
     };
   }
   const path = options.path;
@@ -86,5 +90,5 @@ export function openDatabase(options: {
       { cause: error, details: { file } },
     );
   }
-  return { db, file, owned: true, bulkLoad: new BulkLoadGate(db) };
+  return { db, file, owned: true, bulkLoad: new BulkLoadGate(db), ftsUpkeep: new FtsUpkeep() };
 }

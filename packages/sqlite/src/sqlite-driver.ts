@@ -155,15 +155,24 @@ export class SqliteDriver implements MemoryDriver {
   }
 
   /**
-   * Runs `body` on the open database (in an IMMEDIATE transaction when it writes), retrying
-   * on a timer while another process holds the lock; a failure is a typed storage error.
+   * Runs `body` on the open database (in an IMMEDIATE transaction when it writes, with now and
+   * then a merge step of the full-text index: fts-upkeep.ts), retrying on a timer while another
+   * process holds the lock; a failure is a typed storage error.
    */
   async #run<T>(body: (opened: Opened) => T, transaction = false): Promise<T> {
     const opened = this.#opened;
     if (!opened) throw new Error("the SQLite driver is not open");
+    // Every write transaction counts toward the next merge step of the full-text index.
+    const write = (opened: Opened) => {
+      const result = body(opened);
+      opened.connection.ftsUpkeep.afterWrite(opened.connection.db);
+      return result;
+    };
     try {
       return await withBusyRetry(() =>
-        transaction ? immediateWithoutWaiting(opened.statements, () => body(opened)) : body(opened),
+        transaction
+          ? immediateWithoutWaiting(opened.statements, () => write(opened))
+          : body(opened),
       );
     } catch (error) {
       if (MemoryError.isInstance(error)) throw error;
