@@ -20,11 +20,23 @@ export class FtsUpkeep {
   #writes = 0;
   #merge: Database.Statement | undefined;
 
-  /** Counts a write transaction; runs a merge step on every 32nd, inside it. */
+  /**
+   * Counts a write transaction; runs a merge step on every 32nd, inside it. The step is upkeep:
+   * in a savepoint of its own, so a step that fails (a disk near full, an index that cannot be
+   * read) is undone and the write it rode with still commits.
+   */
   afterWrite(db: Database.Database): void {
     this.#writes++;
     if (this.#writes % WRITES_PER_MERGE !== 0) return;
-    this.#merge ??= db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)");
-    this.#merge.run(MERGE_PAGES);
+    db.exec("SAVEPOINT fts_upkeep");
+    try {
+      this.#merge ??= db.prepare(
+        "INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)",
+      );
+      this.#merge.run(MERGE_PAGES);
+      db.exec("RELEASE fts_upkeep");
+    } catch {
+      db.exec("ROLLBACK TO fts_upkeep; RELEASE fts_upkeep");
+    }
   }
 }

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { WRITES_PER_MERGE } from "../src/fts-upkeep.js";
+import { FtsUpkeep, WRITES_PER_MERGE } from "../src/fts-upkeep.js";
 import { createSqliteMemory } from "../src/index.js";
 import { tempDbPath } from "./helpers.js";
 
@@ -61,5 +61,21 @@ describe("sqlite: the full-text index is merged as writes go (fts-upkeep.ts)", (
     // FTS5 alone merges a level once it holds four segments: this loop leaves 8 (measured);
     // with a merge step every 32 writes, at most 4.
     expect(await segmentsAfterLoop()).toBeLessThanOrEqual(4);
+  });
+
+  it("never fails the write it rides with: a failing step is undone", () => {
+    // A database without the index: every step fails (SQLITE_ERROR), the writes commit.
+    const db = new Database(":memory:");
+    closers.push(() => db.close());
+    db.exec("CREATE TABLE notes (n INTEGER)");
+    const upkeep = new FtsUpkeep();
+    const insert = db.prepare("INSERT INTO notes VALUES (?)");
+    for (let n = 0; n < WRITES_PER_MERGE * 2; n++)
+      db.transaction(() => {
+        insert.run(n);
+        upkeep.afterWrite(db);
+      }).immediate();
+    expect(db.prepare("SELECT count(*) FROM notes").pluck().get()).toBe(WRITES_PER_MERGE * 2);
+    expect(db.inTransaction).toBe(false);
   });
 });
