@@ -153,13 +153,18 @@ async function turns(
     });
 }
 
+/** A store of `count` turns, a writer on it and a reader with kept rows. */
+async function conversationOf(count: number) {
+  const path = tempDbPath();
+  const memory = open(path);
+  await turns(memory, count);
+  const reader = keptRowsOn(path);
+  return { path, memory, reader, all: reader.docIds() };
+}
+
 describe("sqlite: kept rows follow the change log (schema v13)", () => {
   it("read again only the rows a write touched, whichever connection wrote", async () => {
-    const path = tempDbPath();
-    const memory = open(path);
-    await turns(memory, 12);
-    const reader = keptRowsOn(path);
-    const all = reader.docIds();
+    const { memory, reader, all } = await conversationOf(12);
     reader.read();
     expect(reader.loads).toEqual([all]);
     const [rewritten, pinned] = [reader.docOf("turn-4"), reader.docOf("turn-7")];
@@ -182,11 +187,7 @@ describe("sqlite: kept rows follow the change log (schema v13)", () => {
   });
 
   it("keep the rows of each of a few filters used in turn (a store's conflict check has its own)", async () => {
-    const path = tempDbPath();
-    const memory = open(path);
-    await turns(memory, 8);
-    const reader = keptRowsOn(path);
-    const all = reader.docIds();
+    const { memory, reader, all } = await conversationOf(8);
     reader.read();
     reader.readCore();
     expect(reader.loads).toEqual([all, all]);
@@ -199,10 +200,7 @@ describe("sqlite: kept rows follow the change log (schema v13)", () => {
   });
 
   it("read a reused doc id again: a deleted last row, then a new entry", async () => {
-    const path = tempDbPath();
-    const memory = open(path);
-    await turns(memory, 5);
-    const reader = keptRowsOn(path);
+    const { memory, reader } = await conversationOf(5);
     const last = reader.docOf("turn-4");
     expect(reader.read([last])).toEqual(["turn 4 about the lake"]);
     await memory.forget("turn-4", { namespace: "chat" });
@@ -212,11 +210,7 @@ describe("sqlite: kept rows follow the change log (schema v13)", () => {
   });
 
   it("start over past 256 changes, and for rows read in a caller's transaction", async () => {
-    const path = tempDbPath();
-    const memory = open(path);
-    await turns(memory, 6);
-    const reader = keptRowsOn(path);
-    const all = reader.docIds();
+    const { path, reader, all } = await conversationOf(6);
     reader.read();
     const other = new Database(path);
     databases.push(other);
@@ -233,10 +227,7 @@ describe("sqlite: kept rows follow the change log (schema v13)", () => {
   });
 
   it("drop the neighbours of a session a write added to, and everything after a bulk import", async () => {
-    const path = tempDbPath();
-    const memory = open(path);
-    await turns(memory, 6);
-    const reader = keptRowsOn(path);
+    const { path, memory, reader } = await conversationOf(6);
     const anchor = (key: string, session: string | null) => ({
       docs: [null, null] as const,
       docId: reader.docOf(key),

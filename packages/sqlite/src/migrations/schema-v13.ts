@@ -30,6 +30,11 @@ export const LOGGED_TERMS_MAX = 8192;
  */
 const LOGGED_TERMS = `CASE WHEN length(old.search_terms) <= ${LOGGED_TERMS_MAX} THEN old.search_terms END`;
 
+/** Moves the write version and logs the row as it was (an update or a delete). */
+const BUMP_AND_LOG_OLD = `UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq';
+  INSERT INTO memory_changes (doc_id, old_session_id, old_namespace, old_search_terms)
+    VALUES (old.doc_id, old.session_id, old.namespace, ${LOGGED_TERMS});`;
+
 const V13_SCHEMA = `
 CREATE TABLE IF NOT EXISTS memory_changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -53,17 +58,13 @@ END;
 
 DROP TRIGGER IF EXISTS memories_change_update;
 CREATE TRIGGER memories_change_update AFTER UPDATE ON memories BEGIN
-  UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq';
-  INSERT INTO memory_changes (doc_id, old_session_id, old_namespace, old_search_terms)
-    VALUES (old.doc_id, old.session_id, old.namespace, ${LOGGED_TERMS});
+  ${BUMP_AND_LOG_OLD}
   INSERT INTO memory_changes (doc_id) SELECT new.doc_id WHERE new.doc_id IS NOT old.doc_id;
 END;
 
 DROP TRIGGER IF EXISTS memories_change_delete;
 CREATE TRIGGER memories_change_delete AFTER DELETE ON memories BEGIN
-  UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_seq';
-  INSERT INTO memory_changes (doc_id, old_session_id, old_namespace, old_search_terms)
-    VALUES (old.doc_id, old.session_id, old.namespace, ${LOGGED_TERMS});
+  ${BUMP_AND_LOG_OLD}
 END;
 `;
 
