@@ -5,7 +5,7 @@ import type {
   RecallDropReason,
   RecallOptions,
 } from "@memory/api";
-import { answeringEntries, coreFacts, readingOf, repeatsStaleFact } from "./context-answers.js";
+import { coreFacts, repeatsStaleFact } from "./context-answers.js";
 import {
   carriesContent,
   echoesMessage,
@@ -16,7 +16,6 @@ import {
   turnExclusion,
 } from "./context-entries.js";
 import { formatContext } from "./context-format.js";
-import { kindAnswers } from "./context-kinds.js";
 import { type QuestionSubject, questionSubject } from "./context-names.js";
 import { discoveryQuery, HISTORY_WINDOW_MS } from "./context-query.js";
 import {

@@ -2,7 +2,6 @@ import type {
   EmbeddingProvider,
   EntryRecord,
   EntryUpsert,
-  NormalizedFilter,
   UsageEvent,
   WriteBatch,
 } from "@memory/api";
