@@ -19,6 +19,9 @@
 // and changes no text, so the FTS5 index (and the bare query) stays as it was. Without it,
 // nothing is written between recalls.
 //
+// `--via-store` builds the store with one `store()` per turn (each entry then carries its
+// conflict decision record, as entries an agent stores do) instead of one import.
+//
 // `--store-every N` is the agent loop itself: before every Nth recall it stores a new turn (the
 // text of a turn from outside the store, in a session of its own) and forgets the one it stored
 // the time before, so the store keeps its size. New text changes the FTS5 index and the terms'
@@ -54,6 +57,7 @@ const rounds = Number(option("--rounds", "5"));
 const sizes = option("--sizes", "").split(",").filter(Boolean).map(Number);
 const writeEvery = Number(option("--write-every", "0"));
 const storeEvery = Number(option("--store-every", "0"));
+const viaStore = args.includes("--via-store");
 const readJsonl = (file) =>
   fs
     .readFileSync(path.join(exportDir, file), "utf8")
@@ -93,7 +97,14 @@ async function measure(corpus) {
   // rounds, so a cache would answer all but the first round).
   const memory = createSqliteMemory({ path: file, recallCacheSize: 0, logger: () => {} });
   try {
-    const report = await memory.importEntries(corpus.map((line) => turnEntry(line, namespace)));
+    const entries = corpus.map((line) => turnEntry(line, namespace));
+    // --via-store: one store() per turn, as an agent writes them (each entry then carries the
+    // conflict check's decision record), instead of one import.
+    let report;
+    if (viaStore) {
+      for (const entry of entries) await memory.store(entry);
+      report = { imported: entries.length };
+    } else report = await memory.importEntries(entries);
     if (report.imported !== corpus.length) {
       throw new Error(`imported ${report.imported} of ${corpus.length} entries`);
     }
@@ -158,6 +169,7 @@ async function measure(corpus) {
       entries: report.imported,
       writeEvery,
       storeEvery,
+      viaStore,
       queries: queries.length,
       samples: recallTimes.length,
       recallP50: percentile(recallTimes, 50),

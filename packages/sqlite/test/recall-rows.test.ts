@@ -41,6 +41,39 @@ const byKey = async (memory: Memory, query: string, options: RecallOptions) =>
   new Map((await memory.recall(query, options)).map((entry) => [entry.key, entry]));
 
 describe("sqlite: rows kept between recalls", () => {
+  it("hand out decision records (conflict and supersession) as each recall's own copies", async () => {
+    const memory = open(tempDbPath());
+    await memory.store({ key: "home", content: "The user lives in Berlin", namespace: "chat" });
+    await memory.store({
+      key: "move",
+      content: "The user moved to Paris last year",
+      namespace: "chat",
+    });
+    const options: RecallOptions = { namespace: "chat", mode: "bm25", minScore: 0 };
+    const stored = await memory.get("move", { namespace: "chat" });
+    expect(stored?.conflictRecord?.superseded).toEqual(["home"]);
+    const [first] = await memory.recall("where does the user live, Paris", options);
+    expect(first?.key).toBe("move");
+    expect(first!.conflictRecord).toEqual(stored!.conflictRecord);
+    expect(Object.keys(first!)).toContain("conflictRecord");
+    expect(JSON.parse(JSON.stringify(first)).conflictRecord).toEqual(stored!.conflictRecord);
+    expect(structuredClone(first)!.conflictRecord).toEqual(stored!.conflictRecord);
+    // A caller's change stays in its own result.
+    first!.conflictRecord!.superseded.push("changed by the caller");
+    const [again] = await memory.recall("where does the user live, Paris", options);
+    expect(again!.conflictRecord).toEqual(stored!.conflictRecord);
+    first!.conflictRecord = undefined;
+    expect(first!.conflictRecord).toBeUndefined();
+    // A superseded entry's record, asked for with includeSuperseded.
+    const old = (await memory.recall("Berlin", { ...options, includeSuperseded: true })).find(
+      (entry) => entry.key === "home",
+    );
+    expect(old?.supersessionRecord).toMatchObject({ by: "move", decidedBy: "rules" });
+    expect(old?.supersessionRecord).toEqual(
+      (await memory.get("home", { namespace: "chat" }))?.supersessionRecord,
+    );
+  });
+
   for (const mode of ["bm25", "hybrid"] as const) {
     const options: RecallOptions = { namespace: "chat", mode, minScore: 0, track: false };
 
