@@ -1,4 +1,4 @@
-import type { Memory, RecallOptions } from "@memory/api";
+import type { Memory, NormalizedFilter, RecallOptions } from "@memory/api";
 import { createTestEmbedder, recallFilter } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
@@ -151,24 +151,20 @@ function keptRowsOn(path: string) {
       .pluck()
       .all() as number[];
   /** Reads `docs` (all of the namespace's by default) through the cache; the rows' contents. */
-  const read = (docs = docIds()) =>
-    statements.snapshot(() =>
-      kept
-        .at(statements, statements.writeVersion(), filter)
-        .read(docs, load)
-        .map((row) => row[4]),
-    );
+  const readUnder =
+    (under: NormalizedFilter) =>
+    (docs = docIds()) =>
+      statements.snapshot(() =>
+        kept
+          .at(statements, statements.writeVersion(), under)
+          .read(docs, load)
+          .map((row) => row[4]),
+      );
+  const read = readUnder(filter);
+  /** `read` under another filter (the namespace's core entries, as a store's conflict check asks). */
+  const readCore = readUnder(recallFilter({ namespace: "chat", categories: ["core"] }));
   const docOf = (key: string) =>
     db.prepare("SELECT doc_id FROM memories WHERE key = ?").pluck().get(key) as number;
-  /** `read` under another filter (the namespace's core entries, as a store's conflict check asks). */
-  const coreFilter = recallFilter({ namespace: "chat", categories: ["core"] });
-  const readCore = (docs = docIds()) =>
-    statements.snapshot(() =>
-      kept
-        .at(statements, statements.writeVersion(), coreFilter)
-        .read(docs, load)
-        .map((row) => row[4]),
-    );
   return { db, statements, filter, kept, loads, read, readCore, docIds, docOf };
 }
 
