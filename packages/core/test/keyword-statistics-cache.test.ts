@@ -1,6 +1,10 @@
 import type { KeywordStatistics, QueryTerm } from "@memory/api";
 import { describe, expect, it } from "vitest";
-import { cachedStatistics, KeywordStatisticsCache } from "../src/index.js";
+import {
+  cachedStatistics,
+  KeywordStatisticsCache,
+  type StatisticsCorrection,
+} from "../src/index.js";
 
 const term = (text: string, prefix = false, stem?: string): QueryTerm => ({
   text,
@@ -90,14 +94,11 @@ describe("KeywordStatisticsCache", () => {
     await cachedStatistics(cache, 1, "a", [...exact, ...prefixed], a.count);
     await cachedStatistics(cache, 1, "b", [term("camp")], b.count);
     await cachedStatistics(cache, 1, "c", [term("camp")], b.count);
-    cache.follow(
-      1,
-      2,
-      new Map([
-        ["a", { documents: 101, averageLength: 8, frequencyChange: new Map([["lake", 1]]) }],
-        ["c", null],
-      ]),
-    );
+    const corrections = new Map<string, StatisticsCorrection | null>([
+      ["a", { documents: 101, averageLength: 8, frequencyChange: new Map([["lake", 1]]) }],
+      ["c", null],
+    ]);
+    cache.follow(1, 2, corrections.keys(), (namespace) => corrections.get(namespace) ?? null);
     const moved = await cachedStatistics(cache, 2, "a", exact, a.count);
     expect(moved).toEqual({ documents: 101, averageLength: 8, documentFrequency: [40, 4] });
     expect(
@@ -110,7 +111,7 @@ describe("KeywordStatisticsCache", () => {
     expect(a.asked).toEqual([["camp", "lake", "cam"], ["cam"]]);
     expect(b.asked).toHaveLength(3);
     // Kept under another token than `from`: nothing moves, the next token counts afresh.
-    cache.follow(1, 3, new Map());
+    cache.follow(1, 3, [], () => null);
     await cachedStatistics(cache, 3, "a", exact, a.count);
     expect(a.asked).toHaveLength(3);
   });

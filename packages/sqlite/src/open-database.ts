@@ -58,8 +58,7 @@ export function openDatabase(options: {
       db,
       file: db.name,
       owned: false,
-      bulkLoad: new BulkLoadGate(db),
-      ftsUpkeep: new FtsUpkeep(),
+      ...connectionParts(db),
     };
   }
   const path = options.path;
@@ -90,5 +89,10 @@ export function openDatabase(options: {
       { cause: error, details: { file } },
     );
   }
-  return { db, file, owned: true, bulkLoad: new BulkLoadGate(db), ftsUpkeep: new FtsUpkeep() };
+  return { db, file, owned: true, ...connectionParts(db) };
+}
+
+/** What each connection keeps of its own, opened or adopted. */
+function connectionParts(db: Database.Database): Pick<OpenedDatabase, "bulkLoad" | "ftsUpkeep"> {
+  return { bulkLoad: new BulkLoadGate(db), ftsUpkeep: new FtsUpkeep() };
 }

@@ -105,20 +105,23 @@ export class KeywordStatisticsCache {
    * Moves what was kept under `from` to the token `to` instead of dropping it, for a backend
    * that knows which entries changed in between (SQLite's change log): an agent stores a turn
    * before nearly every recall, and counting each query term again cost more than the rest of
-   * the statistics. Namespaces without a correction did not change; a corrected one takes its
-   * new entry count and mean length, its exact terms' frequencies move, and its prefix terms are
-   * counted again; `null` drops the namespace. Kept under another token: nothing is moved, and
-   * the next `set` starts over.
+   * the statistics. Namespaces not in `moved` did not change; for a moved one that is kept,
+   * `correct` gives its new entry count and mean length and how its exact terms' frequencies
+   * moved (its prefix terms are counted again), or `null` to drop it. `correct` is asked only
+   * for kept namespaces. Kept under another token: nothing is moved, and the next `set` starts
+   * over.
    */
   follow(
     from: unknown,
     to: unknown,
-    corrections: ReadonlyMap<string, StatisticsCorrection | null>,
+    moved: Iterable<string>,
+    correct: (namespace: string) => StatisticsCorrection | null,
   ): void {
     if (from === undefined || to === undefined || from !== this.#token) return;
-    for (const [namespace, correction] of corrections) {
+    for (const namespace of moved) {
       const cached = this.#namespaces.get(namespace);
       if (!cached) continue;
+      const correction = correct(namespace);
       if (correction === null) {
         this.#terms -= cached.frequency.size;
         this.#namespaces.delete(namespace);

@@ -35,22 +35,19 @@ export class FollowedStatistics implements ChangeListener {
       else if (before) count(moved, before.namespace, before.terms, -1);
       if (after) count(moved, after.namespace, after.terms!, 1);
     }
-    const corrections = new Map<string, StatisticsCorrection | null>();
-    for (const namespace of unknown) corrections.set(namespace, null);
-    for (const [namespace, frequencyChange] of moved) {
-      if (unknown.has(namespace)) continue;
+    // Totals are read only for the moved namespaces the cache holds.
+    const correct = (namespace: string): StatisticsCorrection | null => {
+      const frequencyChange = moved.get(namespace);
+      if (unknown.has(namespace) || !frequencyChange) return null;
       const totals = statements
         .get("SELECT documents, terms FROM namespace_stats WHERE namespace = ?")
         .raw(true)
         .get(namespace) as [number, number] | undefined;
-      corrections.set(
-        namespace,
-        totals === undefined || totals[0] <= 0
-          ? null
-          : { documents: totals[0], averageLength: totals[1] / totals[0], frequencyChange },
-      );
-    }
-    this.cache.follow(from, to, corrections);
+      return totals === undefined || totals[0] <= 0
+        ? null
+        : { documents: totals[0], averageLength: totals[1] / totals[0], frequencyChange };
+    };
+    this.cache.follow(from, to, new Set([...moved.keys(), ...unknown]), correct);
   }
 
   startedOver(): void {

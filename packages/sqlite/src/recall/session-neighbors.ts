@@ -10,10 +10,10 @@ import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./searc
  * `neighbors` stage of recall. Keyed by the given ids, before then after; `hits` lists every
  * neighbour (for `cosines()`).
  *
- * One statement finds the neighbours' doc ids of the anchors `rows` (recall-rows.ts, under
- * this filter, kept across writes that did not touch their sessions) does not already hold; each side is two seeks in
- * `memories_session_order`: the same creation time with a lower (higher) doc id, else an
- * earlier (later) time. A single seek for "earlier time, or the same time and a lower doc id"
+ * One statement finds the neighbours' doc ids of the anchors `rows` does not already hold
+ * (recall-rows.ts: under this filter, kept across writes that did not touch their sessions);
+ * each side is two seeks in `memories_session_order`: the same creation time with a lower
+ * (higher) doc id, else an earlier (later) time. A single seek for "earlier time, or the same time and a lower doc id"
  * cannot use the index past the time, and the turns of a conversation often share one: it
  * walked half the session. Rows are then read only for neighbours `rows` does not hold (this
  * recall's keyword candidates are most of a conversation's neighbours).
