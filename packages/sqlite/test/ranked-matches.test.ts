@@ -4,8 +4,8 @@ import { recallFilter } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
-import { matchExpression } from "../src/recall/keyword-stage.js";
-import { rankedMatches } from "../src/recall/ranked-matches.js";
+import { KeywordIndex } from "../src/recall/keyword-index.js";
+import { matchExpression, rankedMatches } from "../src/recall/ranked-matches.js";
 import { RecallRows } from "../src/recall/recall-rows.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
@@ -78,8 +78,8 @@ function joined(statements: StatementCache, match: string, filter: Filter, pool:
   return rows;
 }
 
-const matches = ["lake", "camping lake", "cold evening", "lake*", "nothing-here"].map((query) =>
-  matchExpression(searchTerms(analyzeQuery(query))),
+const queries = ["lake", "camping lake", "cold evening", "lake*", "nothing-here"].map((query) =>
+  searchTerms(analyzeQuery(query)),
 );
 const filters = [
   filterOf("a"),
@@ -95,13 +95,17 @@ describe("sqlite: keyword candidates in FTS5's rank order", () => {
     "are the rows and order of FTS5's rank joined with the filter (namespace %s)",
     async (_, namespaces) => {
       const statements = await store(namespaces);
+      // The in-memory index of a small file, and FTS5 alone: the same rows.
+      const index = new KeywordIndex();
       let compared = 0;
-      for (const match of matches) {
+      for (const terms of queries) {
         for (const filter of filters) {
           for (const pool of [1, 3, 10, 40, 200]) {
-            const expected = joined(statements, match, filter, pool);
-            const rows = rankedMatches(statements, match, filter, pool, new RecallRows());
+            const expected = joined(statements, matchExpression(terms), filter, pool);
+            const rows = rankedMatches(statements, terms, filter, pool, new RecallRows());
             expect(rows.map((row) => row[0])).toEqual(expected);
+            const indexed = rankedMatches(statements, terms, filter, pool, new RecallRows(), index);
+            expect(indexed.map((row) => row[0])).toEqual(expected);
             compared += expected.length;
           }
         }

@@ -1,25 +1,10 @@
 import type { KeywordStageRequest, KeywordStatistics, QueryTerm } from "@memory/api";
 import { cachedStatisticsNow, type KeywordStatisticsCache, selectingTerms } from "@memory/core";
 import type { StatementCache } from "../statement-cache.js";
-import { rankedMatches } from "./ranked-matches.js";
+import type { KeywordIndex } from "./keyword-index.js";
+import { matchExpression, rankedMatches } from "./ranked-matches.js";
 import type { RecallRows } from "./recall-rows.js";
 import { type SearchHit, toSearchHit } from "./search-row.js";
-
-const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
-
-/**
- * FTS5 MATCH text for analyzed terms: each quoted (so it is one plain token), ORed; a prefix
- * term also matches its word's stem (`termMatches` in @memory/api).
- */
-export function matchExpression(terms: readonly QueryTerm[]): string {
-  return terms
-    .map((term) => {
-      if (!term.prefix) return quoted(term.text);
-      const prefix = `${quoted(term.text)}*`;
-      return term.stem === undefined ? prefix : `${prefix} OR ${quoted(term.stem)}`;
-    })
-    .join(" OR ");
-}
 
 /**
  * BM25 statistics of one namespace: entry count and mean length from `namespace_stats`
@@ -77,6 +62,7 @@ export function keywordStage(
   request: KeywordStageRequest,
   rows: RecallRows,
   version = statements.writeVersion(),
+  index?: KeywordIndex,
 ): { hits: SearchHit[]; statistics: KeywordStatistics } {
   const { terms, filter, pool } = request;
   // Rows first: following the change log moves the cached statistics too.
@@ -89,6 +75,14 @@ export function keywordStage(
     return { hits: [], statistics };
   const selecting = selectingTerms(terms, statistics.documentFrequency, { pool });
   if (selecting.length === 0) return { hits: [], statistics };
-  const found = rankedMatches(statements, matchExpression(selecting), filter, pool, kept);
+  // The index follows the log with the kept rows: not used where nothing read may be kept.
+  const found = rankedMatches(
+    statements,
+    selecting,
+    filter,
+    pool,
+    kept,
+    kept.keeping ? index : undefined,
+  );
   return { hits: found.map(toSearchHit), statistics };
 }

@@ -1,11 +1,28 @@
-import type { NormalizedFilter } from "@memory/api";
+import type { NormalizedFilter, QueryTerm } from "@memory/api";
 import { filterSql, hasNarrowFilter } from "../filter-sql.js";
 import type { StatementCache } from "../statement-cache.js";
+import type { KeywordIndex } from "./keyword-index.js";
 import type { RecallRows } from "./recall-rows.js";
 import { SEARCH_COLUMNS, type SearchRow, searchRows } from "./search-row.js";
 
+const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
 /**
- * The first `pool` entries that match `match` and pass the filter, in FTS5's rank order (BM25
+ * FTS5 MATCH text for analyzed terms: each quoted (so it is one plain token), ORed; a prefix
+ * term also matches its word's stem (`termMatches` in @memory/api).
+ */
+export function matchExpression(terms: readonly QueryTerm[]): string {
+  return terms
+    .map((term) => {
+      if (!term.prefix) return quoted(term.text);
+      const prefix = `${quoted(term.text)}*`;
+      return term.stem === undefined ? prefix : `${prefix} OR ${quoted(term.stem)}`;
+    })
+    .join(" OR ");
+}
+
+/**
+ * The first `pool` entries that match any of `terms` and pass the filter, in FTS5's rank order (BM25
  * over the whole file, ties by doc id), with their columns.
  *
  * Two ways to the same rows:
@@ -15,11 +32,12 @@ import { SEARCH_COLUMNS, type SearchRow, searchRows } from "./search-row.js";
  *   (`ORDER BY rank` instead runs a nested statement per match and read rows in rank order
  *   until `pool` passed: at 100,000 entries with 2% passing, four times as slow.)
  * - Ranked first: when the namespace is the only one in the file and the filter narrows
- *   nothing else, nearly every match passes. Then the best `pool` doc ids come from FTS5
- *   alone, ordered by `bm25()` and doc id under a bounded sort (about a third cheaper than
- *   `ORDER BY rank` on 400 to 10,000 entries), and only those rows are read and filtered.
- *   If fewer than `pool` of them pass while more matches exist (superseded entries), the
- *   joined statement answers instead.
+ *   nothing else, nearly every match passes. Then the best `pool` doc ids come from the
+ *   in-memory index of a small file (`index`, keyword-index.ts: FTS5's own bm25 order without
+ *   an FTS5 query), or else from FTS5 alone, ordered by `bm25()` and doc id under a bounded
+ *   sort (about a third cheaper than `ORDER BY rank` on 400 to 10,000 entries), and only those
+ *   rows are read and filtered. If fewer than `pool` of them pass while more matches exist
+ *   (superseded entries), the joined statement answers instead.
  *
  * Both orders are the same: `rank` is `bm25()` (the table sets no other rank function), and
  * FTS5 orders equal ranks by doc id (test/ranked-matches.test.ts compares them row for row).
@@ -29,12 +47,14 @@ import { SEARCH_COLUMNS, type SearchRow, searchRows } from "./search-row.js";
  */
 export function rankedMatches(
   statements: StatementCache,
-  match: string,
+  terms: readonly QueryTerm[],
   filter: NormalizedFilter & { namespace: string },
   pool: number,
   rows: RecallRows,
+  index?: KeywordIndex,
 ): SearchRow[] {
   const { where, params } = filterSql(filter);
+  const match = matchExpression(terms);
   const read = (best: number[]) =>
     rows.read(best, (missing) =>
       searchRows(
@@ -47,6 +67,19 @@ export function rankedMatches(
       ),
     );
   if (!hasNarrowFilter(filter) && namespaceIsAlone(statements, filter.namespace)) {
+    // A prefix term is no single token: FTS5 ranks it.
+    const indexed =
+      index && !terms.some((term) => term.prefix)
+        ? fromIndex(
+            index,
+            statements,
+            terms.map((term) => term.text),
+            pool,
+            !filter.includeSuperseded,
+            read,
+          )
+        : undefined;
+    if (indexed) return indexed;
     const best = statements
       .get(
         `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?
@@ -69,6 +102,29 @@ export function rankedMatches(
     .pluck()
     .all(match, ...params, pool) as number[];
   return read(best);
+}
+
+/**
+ * The best `pool` passing rows in the index's order (FTS5's), or undefined when the index cannot
+ * answer. The index passes over superseded rows itself (`live`: an agent's stores supersede
+ * some turns, and the joined statement would cost as much as FTS5's whole ranking); where other
+ * filtered rows (snoozed ones) crowd the best, it is asked for four times as many until enough
+ * pass or no more match.
+ */
+function fromIndex(
+  index: KeywordIndex,
+  statements: StatementCache,
+  phrases: readonly string[],
+  pool: number,
+  live: boolean,
+  read: (best: number[]) => SearchRow[],
+): SearchRow[] | undefined {
+  for (let asked = pool; ; asked *= 4) {
+    const best = index.best(statements, phrases, asked, live);
+    if (best === undefined) return undefined;
+    const found = read(best);
+    if (found.length >= pool || best.length < asked) return found.slice(0, pool);
+  }
 }
 
 /** True when no other namespace holds entries (`namespace_stats`, kept by triggers). */

@@ -37,14 +37,20 @@ export interface RowTerms {
   readonly terms: string | null;
 }
 
+/** A row as it is now: its terms, and whether it is superseded (`superseded_by` set). */
+export interface RowNow extends RowTerms {
+  readonly terms: string;
+  readonly superseded: boolean;
+}
+
 /** A row written since the cache's last position: what it held before and holds after (no row: undefined). */
 export interface RowChange {
   readonly docId: number;
   readonly before: RowTerms | undefined;
-  readonly after: RowTerms | undefined;
+  readonly after: RowNow | undefined;
 }
 
-/** What else follows the log with the kept rows (the keyword statistics). */
+/** What else follows the log with the kept rows (the keyword statistics, the keyword index). */
 export interface ChangeListener {
   /** The rows written between write versions `from` and `to`, read in `statements`' snapshot. */
   followed(
@@ -72,7 +78,7 @@ export interface ChangeListener {
  * a turn before nearly every recall: that recall reads one row again, not every row. When the log
  * no longer reaches back that far, or holds more than {@link CATCH_UP_MAX} changes since, the
  * cache starts over. Vectors and relations are not kept here, so their writes drop nothing. A
- * {@link ChangeListener} is told the same changes (the keyword statistics move with them).
+ * {@link ChangeListener} is told the same changes (the keyword statistics and index move with them).
  *
  * Also keyed by the connection (a reopened file) and by the filter's conditions (a row that
  * passed one filter may fail another): the rows of the last {@link FILTERS_MAX} filters are kept,
@@ -87,10 +93,10 @@ export class RecallRows {
   readonly #filters = new Map<string, FilterRows>();
   /** The filter `at` last positioned the cache at: what `read` and `neighbors` answer from. */
   #current = new FilterRows();
-  readonly #listener: ChangeListener | undefined;
+  readonly #listeners: readonly ChangeListener[];
 
-  constructor(listener?: ChangeListener) {
-    this.#listener = listener;
+  constructor(...listeners: ChangeListener[]) {
+    this.#listeners = listeners;
   }
 
   /** False while reading inside a caller's transaction: nothing read now may be kept. */
@@ -116,7 +122,8 @@ export class RecallRows {
       const changes = this.#catchUp(statements, at);
       if (changes === undefined) this.#startOver(statements, version);
       else {
-        this.#listener?.followed(statements, at.version, version, changes);
+        for (const listener of this.#listeners)
+          listener.followed(statements, at.version, version, changes);
         at.version = version;
       }
     }
@@ -136,7 +143,7 @@ export class RecallRows {
   /** Empties the cache; positions it at the log's newest change when given a connection. */
   #startOver(statements: StatementCache | undefined, version = ""): void {
     this.#filters.clear();
-    this.#listener?.startedOver();
+    for (const listener of this.#listeners) listener.startedOver();
     if (statements === undefined) {
       this.#at = undefined;
       return;
@@ -157,7 +164,7 @@ export class RecallRows {
     const logged = statements
       .get(
         `SELECT c.seq, c.doc_id, c.old_session_id, c.old_namespace, c.old_search_terms,
-           m.session_id, m.namespace, m.search_terms
+           m.session_id, m.namespace, m.search_terms, m.superseded_by IS NOT NULL
          FROM memory_changes c LEFT JOIN memories m ON m.doc_id = c.doc_id
          WHERE c.seq > ? ORDER BY c.seq LIMIT ?`,
       )
@@ -168,7 +175,17 @@ export class RecallRows {
     if (logged.length > CATCH_UP_MAX || logged[0]![0] !== at.logged + 1) return undefined;
     const byDoc = new Map<number, RowChange>();
     const sessions = new Set<string>();
-    for (const [, docId, oldSession, oldNamespace, oldTerms, session, namespace, terms] of logged) {
+    for (const [
+      ,
+      docId,
+      oldSession,
+      oldNamespace,
+      oldTerms,
+      session,
+      namespace,
+      terms,
+      superseded,
+    ] of logged) {
       if (docId === null) return undefined;
       if (oldSession !== null) sessions.add(oldSession);
       if (session !== null) sessions.add(session);
@@ -177,7 +194,10 @@ export class RecallRows {
         byDoc.set(docId, {
           docId,
           before: oldNamespace === null ? undefined : { namespace: oldNamespace, terms: oldTerms },
-          after: namespace === null ? undefined : { namespace, terms: terms! },
+          after:
+            namespace === null
+              ? undefined
+              : { namespace, terms: terms!, superseded: superseded === 1 },
         });
     }
     const docs = new Set(byDoc.keys());
@@ -210,13 +230,13 @@ export class RecallRows {
 
   /** The kept neighbours of an anchor (by its entry id), if they were looked up. */
   neighbors(anchor: string): NeighborDocs | undefined {
-    return this.#current.neighbors.get(anchor)?.docs;
+    return this.#current.neighborsOf(anchor);
   }
 
   /** Keeps anchors' neighbours (an anchor without a session: both null). */
   keepNeighbors(found: ReadonlyMap<string, AnchorNeighbors>): void {
     this.#full(found.size);
-    for (const [anchor, docs] of found) this.#current.neighbors.set(anchor, docs);
+    for (const [anchor, kept] of found) this.#current.keepNeighbors(anchor, kept);
   }
 
   /** True (and every filter's rows emptied) when `adding` more would pass {@link ROWS_MAX}. */
@@ -239,27 +259,71 @@ type LoggedRow = [
   session: string | null,
   namespace: string | null,
   terms: string | null,
+  superseded: number | null,
 ];
 
-/** What one filter's recalls read: rows by doc id (null: left out), neighbours by anchor id. */
+/**
+ * What one filter's recalls read: rows by doc id (null: left out), neighbours by anchor id. The
+ * links are also found by the anchor's doc id and session, so a write drops what it touched
+ * without a pass over every link (a conversation's recalls keep a thousand and more).
+ */
 class FilterRows {
   readonly rows = new Map<number, SearchRow | null>();
-  readonly neighbors = new Map<string, AnchorNeighbors>();
+  readonly #neighbors = new Map<string, AnchorNeighbors>();
+  /** Anchor ids by their own doc id, and by their session. */
+  readonly #byDoc = new Map<number, Set<string>>();
+  readonly #bySession = new Map<string, Set<string>>();
 
   get size(): number {
-    return this.rows.size + this.neighbors.size;
+    return this.rows.size + this.#neighbors.size;
+  }
+
+  neighborsOf(anchor: string): NeighborDocs | undefined {
+    return this.#neighbors.get(anchor)?.docs;
+  }
+
+  keepNeighbors(anchor: string, kept: AnchorNeighbors): void {
+    this.#forget(anchor);
+    this.#neighbors.set(anchor, kept);
+    addTo(this.#byDoc, kept.docId, anchor);
+    if (kept.session !== null) addTo(this.#bySession, kept.session, anchor);
   }
 
   /** Forgets the changed rows, and the links of anchors that changed or whose session did. */
   drop(docs: ReadonlySet<number>, sessions: ReadonlySet<string>): void {
-    for (const docId of docs) this.rows.delete(docId);
-    for (const [anchor, kept] of this.neighbors)
-      if (docs.has(kept.docId) || (kept.session !== null && sessions.has(kept.session)))
-        this.neighbors.delete(anchor);
+    for (const docId of docs) {
+      this.rows.delete(docId);
+      for (const anchor of this.#byDoc.get(docId) ?? []) this.#forget(anchor);
+    }
+    for (const session of sessions)
+      for (const anchor of this.#bySession.get(session) ?? []) this.#forget(anchor);
+  }
+
+  #forget(anchor: string): void {
+    const kept = this.#neighbors.get(anchor);
+    if (!kept) return;
+    this.#neighbors.delete(anchor);
+    removeFrom(this.#byDoc, kept.docId, anchor);
+    if (kept.session !== null) removeFrom(this.#bySession, kept.session, anchor);
   }
 
   clear(): void {
     this.rows.clear();
-    this.neighbors.clear();
+    this.#neighbors.clear();
+    this.#byDoc.clear();
+    this.#bySession.clear();
   }
+}
+
+function addTo<K>(sets: Map<K, Set<string>>, key: K, value: string): void {
+  const set = sets.get(key);
+  if (set) set.add(value);
+  else sets.set(key, new Set([value]));
+}
+
+function removeFrom<K>(sets: Map<K, Set<string>>, key: K, value: string): void {
+  const set = sets.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) sets.delete(key);
 }

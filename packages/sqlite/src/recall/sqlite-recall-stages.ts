@@ -17,6 +17,7 @@ import { ENTRY_COLUMNS, type EntryRow, toEntry } from "../row-mapping.js";
 import { MIN_RESCORE, RESCORE_FACTOR } from "../vectors/vector-store.js";
 import { EffectiveFilters } from "./effective-filter.js";
 import { FollowedStatistics } from "./followed-statistics.js";
+import { KeywordIndex } from "./keyword-index.js";
 import { keywordStage } from "./keyword-stage.js";
 import { RecallRows } from "./recall-rows.js";
 import { SEARCH_COLUMNS, type SearchHit, searchRows, toSearchHit } from "./search-row.js";
@@ -37,9 +38,11 @@ export class SqliteRecallStages implements RecallStages {
   readonly #filters = new EffectiveFilters();
   // Keyword statistics, moved along the change log with the rows (followed-statistics.ts).
   readonly #statistics = new FollowedStatistics();
+  // A small file's full-text index, kept in memory (keyword-index.ts).
+  readonly #index = new KeywordIndex();
   // Rows and session neighbours read, kept across writes that did not touch them (recall-rows.ts);
   // a reopened file starts both over.
-  readonly #rows = new RecallRows(this.#statistics);
+  readonly #rows = new RecallRows(this.#statistics, this.#index);
   // The change token and the connection and `data_version` it was read at (`changeToken`).
   #token: { statements: Opened["statements"]; dataVersion: number; value: string } | undefined;
 
@@ -78,6 +81,7 @@ export class SqliteRecallStages implements RecallStages {
         { ...request, filter },
         this.#rows,
         version,
+        this.#index,
       );
     });
     this.#remember(hits);

@@ -1,0 +1,267 @@
+import type { StatementCache } from "../statement-cache.js";
+import type { ChangeListener, RowChange } from "./recall-rows.js";
+
+/**
+ * Files holding more entries than this keep no index: FTS5 ranks their matches. Past a few
+ * thousand entries the rarest-terms selection keeps FTS5's work small, while building the index
+ * (after a start over) and holding it grow with the file (docs/benchmarks.md, "An in-memory
+ * ranking for small files").
+ */
+export const KEYWORD_INDEX_MAX = 5_000;
+
+// FTS5's bm25() constants (ext/fts5/fts5_aux.c).
+const K1 = 1.2;
+const B = 0.75;
+
+/** What FTS5's `ascii` tokenizer splits on: every ASCII character but letters and digits. */
+const SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
+const UPPER = /[A-Z]/;
+const UPPER_RUNS = /[A-Z]+/g;
+
+/**
+ * The tokens FTS5's `ascii` tokenizer makes of a text: runs of ASCII letters and digits and of
+ * non-ASCII characters, ASCII letters folded to lower case (nothing else is folded).
+ */
+export function asciiTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (const part of text.split(SEPARATORS)) {
+    if (part === "") continue;
+    tokens.push(UPPER.test(part) ? part.replace(UPPER_RUNS, (run) => run.toLowerCase()) : part);
+  }
+  return tokens;
+}
+
+/** The rows holding one term, as parallel arrays: each row's slot and how often it holds the term. */
+interface Postings {
+  slots: number[];
+  counts: number[];
+}
+
+/**
+ * The full-text index of a small file kept in memory, so that a recall ranks its matches without
+ * an FTS5 query. On a 419-entry conversation FTS5 spends about 0.3 ms on the best 40 matches of
+ * a question (it reads every match's position list and its length row to score it); the same
+ * ranking from these arrays takes a few tens of microseconds.
+ *
+ * The ranking is FTS5's, not a look-alike: `best` returns the doc ids `ORDER BY
+ * bm25(memories_fts), rowid LIMIT pool` would, computing bm25() with FTS5's formula, constants and
+ * order of operations over the same tokens (the analyzer's terms, each one token of the `ascii`
+ * tokenizer; `asciiTokens` splits exactly as it does) and the same whole-file statistics.
+ * test/keyword-index.test.ts compares the two, order included, after every few writes.
+ *
+ * Built on first use from every row's search terms, only for files of at most
+ * {@link KEYWORD_INDEX_MAX} entries, and kept current by the change log with the kept rows
+ * (recall-rows.ts): a written row's terms are taken out and its current terms put in. When the
+ * kept rows start over (a bulk import, a pruned log, another connection, a caller's transaction)
+ * so does the index, and the next use builds it again.
+ */
+export class KeywordIndex implements ChangeListener {
+  /** Entries in the file when it is too large to index (followed by the log); else undefined. */
+  #tooLarge: number | undefined;
+  #built = false;
+  readonly #slotOf = new Map<number, number>();
+  readonly #docIds: number[] = [];
+  readonly #lengths: number[] = [];
+  /** Whether each slot's row is superseded (`superseded_by` set): scored, but not returned for live-only asks. */
+  readonly #superseded: boolean[] = [];
+  /** Each slot's distinct terms (to take the row out again). */
+  readonly #termsOf: (number[] | undefined)[] = [];
+  readonly #freeSlots: number[] = [];
+  readonly #termIdOf = new Map<string, number>();
+  readonly #termText: string[] = [];
+  readonly #postings: Postings[] = [];
+  readonly #freeTerms: number[] = [];
+  /** Total tokens over all rows (FTS5's column total size). */
+  #tokens = 0;
+  /** Scores by slot while `best` runs; zero elsewhere. */
+  #scores = new Float64Array(0);
+
+  /**
+   * The doc ids of the best `pool` rows matching any of `phrases` (each one token of the `ascii`
+   * tokenizer), in FTS5's bm25 order, ties by doc id; undefined when the index cannot answer (the
+   * file is too large, or a phrase is not one token) and FTS5 must. With `live`, superseded rows
+   * are passed over (they still count in the statistics, as in FTS5). Runs in the read
+   * transaction the kept rows were positioned in, never in a caller's transaction.
+   */
+  best(
+    statements: StatementCache,
+    phrases: readonly string[],
+    pool: number,
+    live = false,
+  ): number[] | undefined {
+    if (this.#tooLarge !== undefined) return undefined;
+    const tokens = phrases.map((phrase) => asciiTokens(phrase));
+    if (tokens.some((parts) => parts.length !== 1)) return undefined;
+    if (!this.#built && !this.#build(statements)) return undefined;
+    const count = this.#slotOf.size;
+    if (count === 0 || pool <= 0) return [];
+    const averageLength = this.#tokens / count;
+    const scores = this.#scores;
+    const touched: number[] = [];
+    // Phrase by phrase, as bm25() adds them: each row's sum is taken in the same order.
+    for (const [token] of tokens) {
+      const termId = this.#termIdOf.get(token!);
+      if (termId === undefined) continue;
+      const { slots, counts } = this.#postings[termId]!;
+      const hits = slots.length;
+      let idf = Math.log((count - hits + 0.5) / (hits + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      for (let index = 0; index < hits; index++) {
+        const slot = slots[index]!;
+        const frequency = counts[index]!;
+        const length = this.#lengths[slot]!;
+        const score = scores[slot]!;
+        // Every term adds more than 0, so a zero score is a row not yet touched.
+        if (score === 0) touched.push(slot);
+        scores[slot] =
+          score +
+          idf *
+            ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * length) / averageLength)));
+      }
+    }
+    const best = this.#bestOf(touched, pool, live);
+    for (const slot of touched) scores[slot] = 0;
+    return best.map((slot) => this.#docIds[slot]!);
+  }
+
+  /** The best `pool` of the touched slots: highest score first, then lowest doc id. */
+  #bestOf(touched: readonly number[], pool: number, live: boolean): number[] {
+    const scores = this.#scores;
+    const docIds = this.#docIds;
+    const superseded = this.#superseded;
+    const before = (a: number, b: number) =>
+      scores[a]! > scores[b]! || (scores[a] === scores[b] && docIds[a]! < docIds[b]!);
+    const best: number[] = [];
+    for (const slot of touched) {
+      if (live && superseded[slot]) continue;
+      if (best.length === pool && !before(slot, best[pool - 1]!)) continue;
+      let at = best.length === pool ? pool - 1 : best.length;
+      while (at > 0 && before(slot, best[at - 1]!)) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = slot;
+    }
+    return best;
+  }
+
+  followed(
+    _statements: StatementCache,
+    _from: string,
+    _to: string,
+    changes: readonly RowChange[],
+  ): void {
+    if (this.#tooLarge !== undefined) {
+      for (const { before, after } of changes) this.#tooLarge += (after ? 1 : 0) - (before ? 1 : 0);
+      // Small enough again: built on next use.
+      if (this.#tooLarge <= KEYWORD_INDEX_MAX) this.#tooLarge = undefined;
+      return;
+    }
+    if (!this.#built) return;
+    for (const { docId, before, after } of changes) {
+      const slot = this.#slotOf.get(docId);
+      // Pins, snoozes and supersessions leave the terms as they were.
+      if (slot !== undefined && after && before?.terms != null && before.terms === after.terms) {
+        this.#superseded[slot] = after.superseded;
+        continue;
+      }
+      this.#remove(docId);
+      if (after) this.#add(docId, after.terms, after.superseded);
+    }
+    if (this.#slotOf.size > KEYWORD_INDEX_MAX) {
+      const size = this.#slotOf.size;
+      this.startedOver();
+      this.#tooLarge = size;
+    }
+  }
+
+  startedOver(): void {
+    this.#tooLarge = undefined;
+    if (!this.#built) return;
+    this.#built = false;
+    this.#slotOf.clear();
+    this.#docIds.length = 0;
+    this.#lengths.length = 0;
+    this.#superseded.length = 0;
+    this.#termsOf.length = 0;
+    this.#freeSlots.length = 0;
+    this.#termIdOf.clear();
+    this.#termText.length = 0;
+    this.#postings.length = 0;
+    this.#freeTerms.length = 0;
+    this.#tokens = 0;
+  }
+
+  /** Reads every row's terms; false (and the file's size kept) when it holds too many. */
+  #build(statements: StatementCache): boolean {
+    const entries = statements
+      .get("SELECT coalesce(sum(documents), 0) FROM namespace_stats")
+      .pluck()
+      .get() as number;
+    if (entries > KEYWORD_INDEX_MAX) {
+      this.#tooLarge = entries;
+      return false;
+    }
+    const rows = statements
+      .get("SELECT doc_id, search_terms, superseded_by IS NOT NULL FROM memories")
+      .raw(true)
+      .iterate() as IterableIterator<[number, string, number]>;
+    for (const [docId, terms, superseded] of rows) this.#add(docId, terms, superseded === 1);
+    this.#built = true;
+    return true;
+  }
+
+  #add(docId: number, text: string, superseded: boolean): void {
+    const tokens = asciiTokens(text);
+    const slot = this.#freeSlots.pop() ?? this.#docIds.length;
+    this.#slotOf.set(docId, slot);
+    this.#docIds[slot] = docId;
+    this.#lengths[slot] = tokens.length;
+    this.#superseded[slot] = superseded;
+    this.#tokens += tokens.length;
+    const counts = new Map<string, number>();
+    for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+    const termIds: number[] = [];
+    for (const [token, count] of counts) {
+      let termId = this.#termIdOf.get(token);
+      if (termId === undefined) {
+        termId = this.#freeTerms.pop() ?? this.#postings.length;
+        this.#termIdOf.set(token, termId);
+        this.#termText[termId] = token;
+        this.#postings[termId] = { slots: [], counts: [] };
+      }
+      const postings = this.#postings[termId]!;
+      postings.slots.push(slot);
+      postings.counts.push(count);
+      termIds.push(termId);
+    }
+    this.#termsOf[slot] = termIds;
+    if (this.#scores.length <= slot) {
+      const grown = new Float64Array(Math.max(64, (slot + 1) * 2));
+      grown.set(this.#scores);
+      this.#scores = grown;
+    }
+  }
+
+  #remove(docId: number): void {
+    const slot = this.#slotOf.get(docId);
+    if (slot === undefined) return;
+    this.#slotOf.delete(docId);
+    this.#tokens -= this.#lengths[slot]!;
+    for (const termId of this.#termsOf[slot]!) {
+      const postings = this.#postings[termId]!;
+      const at = postings.slots.indexOf(slot);
+      // Order within a term's postings does not matter: move the last one into the gap.
+      postings.slots[at] = postings.slots[postings.slots.length - 1]!;
+      postings.counts[at] = postings.counts[postings.counts.length - 1]!;
+      postings.slots.pop();
+      postings.counts.pop();
+      if (postings.slots.length === 0) {
+        this.#termIdOf.delete(this.#termText[termId]!);
+        this.#freeTerms.push(termId);
+      }
+    }
+    this.#termsOf[slot] = undefined;
+    this.#freeSlots.push(slot);
+  }
+}

@@ -1,0 +1,233 @@
+import type { Memory, NormalizedFilter } from "@memory/api";
+import { recallFilter } from "@memory/testkit";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSqliteMemory } from "../src/index.js";
+import { asciiTokens, KEYWORD_INDEX_MAX, KeywordIndex } from "../src/recall/keyword-index.js";
+import { RecallRows } from "../src/recall/recall-rows.js";
+import { StatementCache } from "../src/statement-cache.js";
+import { tempDbPath } from "./helpers.js";
+
+// The in-memory index of a small file (keyword-index.ts) ranks exactly as FTS5's bm25() does,
+// and stays exact while the file is written.
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const WORDS = [
+  "lake",
+  "pizza",
+  "hiking",
+  "camping",
+  "painting",
+  "dog",
+  "trip",
+  "sunrise",
+  "guitar",
+  "museum",
+  "sister",
+  "adoption",
+  "café",
+  "東京",
+];
+
+/** A small deterministic generator (mulberry32): the same writes every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A long-lived reader: its own connection, kept rows and index, each build counted. */
+function readerOn(path: string) {
+  const db = new Database(path);
+  closers.push(() => db.close());
+  const statements = new StatementCache(db);
+  let builds = 0;
+  // The real cache, with each build counted (its methods bound: private fields).
+  const counting = {
+    db,
+    get: (sql: string) => {
+      if (sql.startsWith("SELECT doc_id, search_terms")) builds++;
+      return statements.get(sql);
+    },
+    get inCallersTransaction() {
+      return statements.inCallersTransaction;
+    },
+  } as unknown as StatementCache;
+  const index = new KeywordIndex();
+  const rows = new RecallRows(index);
+  const filter = recallFilter({ namespace: "a" }) as NormalizedFilter;
+  /** The index's best, positioned as a recall positions it (following the change log). */
+  const best = (phrases: readonly string[], pool: number, live = false) =>
+    statements.snapshot(() => {
+      rows.at(counting, statements.writeVersion(), filter);
+      return index.best(counting, phrases, pool, live);
+    });
+  return { statements, best, builds: () => builds };
+}
+
+/** FTS5's own answer: the reference (`live`: superseded rows left out, as a recall does). */
+function ftsBest(
+  statements: StatementCache,
+  phrases: readonly string[],
+  pool: number,
+  live = false,
+): number[] {
+  return statements.db
+    .prepare(
+      `SELECT memories_fts.rowid FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND (? = 0 OR m.superseded_by IS NULL)
+       ORDER BY bm25(memories_fts), memories_fts.rowid LIMIT ?`,
+    )
+    .pluck()
+    .all(phrases.map((phrase) => `"${phrase}"`).join(" OR "), live ? 1 : 0, pool) as number[];
+}
+
+async function write(memory: Memory, next: () => number, step: number, path: string) {
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const namespace = pick(["a", "a", "b"]);
+  const key = `k${Math.floor(next() * 30)}`;
+  // Repeated words (term frequencies above 1) and lengths from 1 to 24 words.
+  const text = () =>
+    Array.from({ length: 1 + Math.floor(next() * next() * 24) }, () => pick(WORDS)).join(" ");
+  const kind = next();
+  if (kind < 0.4) await memory.store({ key, content: text(), namespace, sessionId: "s" });
+  else if (kind < 0.43) {
+    // Terms past what the log keeps of a row: the index reads the row, not the log.
+    const long = Array.from({ length: 3000 }, () => pick(WORDS)).join(" ");
+    await memory.store({ key, content: long, namespace });
+  } else if (kind < 0.6) await memory.forget(key, { namespace }).catch(() => undefined);
+  else if (kind < 0.65) await memory.pin(key, { namespace }).catch(() => undefined);
+  else if (kind < 0.7) {
+    // Superseded and live again (what conflict detection and unsupersede do): terms unchanged.
+    const raw = new Database(path);
+    raw
+      .prepare(
+        "UPDATE memories SET superseded_by = CASE WHEN superseded_by IS NULL THEN 'newer' END WHERE key = ?",
+      )
+      .run(key);
+    raw.close();
+  } else if (kind < 0.8) {
+    // Another connection rewrites a row's terms directly (the triggers must still log it).
+    const raw = new Database(path);
+    raw.function("memory_bulk_loading", (_docId: unknown) => 0);
+    raw
+      .prepare("UPDATE memories SET search_terms = ?, term_count = ? WHERE key = ?")
+      .run("lake lake dog", 3, key);
+    raw.close();
+  } else if (kind < 0.97) await memory.store({ key: `new-${step}`, content: text(), namespace });
+  else
+    await memory.importEntries(
+      Array.from({ length: 12 }, (_, index) => ({
+        key: `bulk-${step}-${index}`,
+        content: text(),
+        namespace,
+      })),
+    );
+}
+
+const QUERIES = [
+  ["lake"],
+  ["lake", "dog"],
+  ["camp", "pizza", "sunris"],
+  ["museum", "sister", "adopt", "guitar"],
+  ["café", "東京"],
+  ["absent", "lake"],
+  ["dog", "dog"],
+];
+
+describe("sqlite: the in-memory keyword index", () => {
+  it("splits text into FTS5's ascii tokens", () => {
+    const db = new Database(":memory:");
+    closers.push(() => db.close());
+    db.exec(`CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'ascii');
+      CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');`);
+    const texts = [
+      "lake sunrise lake",
+      "  two  spaces ",
+      "UPPER Case mIxEd",
+      "don't e-mail c++ a_b 3.14 x/y",
+      "café naïve ÉCOLE",
+      "東京 タワー",
+      "tab\tnew\nline\u0000nul",
+      "",
+      "emoji 🎨 in-between",
+    ];
+    const insert = db.prepare("INSERT INTO t (rowid, x) VALUES (?, ?)");
+    for (const [index, text] of texts.entries()) insert.run(index + 1, text);
+    const tokensOf = db.prepare("SELECT term FROM v WHERE doc = ? ORDER BY offset").pluck();
+    texts.forEach((text, index) => {
+      expect(asciiTokens(text)).toEqual(tokensOf.all(index + 1));
+    });
+  });
+
+  it("ranks as FTS5 does after every few writes, 120 times (stores, rewrites, supersessions, forgets, imports, another connection)", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.store({ key: "seed", content: "lake pizza", namespace: "a" });
+    const reader = readerOn(path);
+    const next = random(41);
+    let compared = 0;
+    for (let step = 0; step < 120; step++) {
+      const writes = 1 + Math.floor(next() * 3);
+      for (let index = 0; index < writes; index++)
+        await write(memory, next, step * 3 + index, path);
+      for (const phrases of QUERIES)
+        for (const pool of [1, 5, 40])
+          for (const live of [false, true]) {
+            const expected = ftsBest(reader.statements, phrases, pool, live);
+            expect(reader.best(phrases, pool, live)).toEqual(expected);
+            compared += expected.length;
+          }
+    }
+    expect(compared).toBeGreaterThan(20_000);
+    // Not vacuous: superseded rows were among the matches.
+    const superseded = reader.statements.db
+      .prepare("SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL")
+      .pluck()
+      .get() as number;
+    expect(superseded).toBeGreaterThan(0);
+    // Followed, not rebuilt: only imports (a bulk load starts the log over) rebuild it.
+    expect(reader.builds()).toBeGreaterThan(0);
+    expect(reader.builds()).toBeLessThan(20);
+  });
+
+  it("leaves a file past its size to FTS5, and indexes it again once small enough", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.importEntries(
+      Array.from({ length: KEYWORD_INDEX_MAX }, (_, index) => ({
+        key: `e${index}`,
+        content: index % 2 === 0 ? "lake trip" : "dog walk",
+        namespace: "a",
+      })),
+    );
+    const reader = readerOn(path);
+    expect(reader.best(["lake"], 3)).toEqual(ftsBest(reader.statements, ["lake"], 3));
+    await memory.store({ key: "one-more", content: "lake", namespace: "a" });
+    expect(reader.best(["lake"], 3)).toBeUndefined();
+    await memory.forget("e0", { namespace: "a" });
+    expect(reader.best(["lake"], 3)).toEqual(ftsBest(reader.statements, ["lake"], 3));
+    expect(reader.builds()).toBe(2);
+  });
+
+  it("answers only phrases of one token", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.store({ key: "k", content: "lake trip", namespace: "a" });
+    const reader = readerOn(path);
+    expect(reader.best(["lake trip"], 3)).toBeUndefined();
+    expect(reader.best([""], 3)).toBeUndefined();
+    expect(reader.best(["LAKE"], 3)).toEqual(ftsBest(reader.statements, ["LAKE"], 3));
+    expect(reader.best(["LAKE"], 3)).toHaveLength(1);
+  });
+});
