@@ -3,7 +3,12 @@ import { recallFilter } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
-import { asciiTokens, KEYWORD_INDEX_MAX, KeywordIndex } from "../src/recall/keyword-index.js";
+import {
+  asciiTokens,
+  KEYWORD_INDEX_MAX,
+  KeywordIndex,
+  WAIT_DIVISOR,
+} from "../src/recall/keyword-index.js";
 import { RecallRows } from "../src/recall/recall-rows.js";
 import { StatementCache } from "../src/statement-cache.js";
 import { tempDbPath } from "./helpers.js";
@@ -44,7 +49,7 @@ function random(seed: number): () => number {
 }
 
 /** A long-lived reader: its own connection, kept rows and index, each build counted. */
-function readerOn(path: string) {
+function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) {
   const db = new Database(path);
   closers.push(() => db.close());
   const statements = new StatementCache(db);
@@ -60,7 +65,6 @@ function readerOn(path: string) {
       return statements.inCallersTransaction;
     },
   } as unknown as StatementCache;
-  const index = new KeywordIndex();
   const rows = new RecallRows(index);
   const filter = recallFilter({ namespace: "a" }) as NormalizedFilter;
   /** The index's best, positioned as a recall positions it (following the change log). */
@@ -229,5 +233,31 @@ describe("sqlite: the in-memory keyword index", () => {
     expect(reader.best([""], 3)).toBeUndefined();
     expect(reader.best(["LAKE"], 3)).toEqual(ftsBest(reader.statements, ["LAKE"], 3));
     expect(reader.best(["LAKE"], 3)).toHaveLength(1);
+  });
+
+  it("is built only after FTS5 answered entries / 16 recalls since the last start over", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    const entries = (from: number) =>
+      Array.from({ length: 40 }, (_, index) => ({
+        key: `e${from + index}`,
+        content: "lake trip",
+        namespace: "a",
+      }));
+    await memory.importEntries(entries(0));
+    const reader = readerOn(path, new KeywordIndex());
+    const answers = () =>
+      Array.from({ length: 8 }, () => reader.best(["lake"], 3) !== undefined).join(" ");
+    // 40 entries: FTS5 answers 3 recalls, then the index does.
+    expect(Math.ceil(40 / WAIT_DIVISOR)).toBe(3);
+    expect(answers()).toBe("false false false true true true true true");
+    // A store is followed: no wait.
+    await memory.store({ key: "one", content: "lake", namespace: "a" });
+    expect(reader.best(["lake"], 3)).toEqual(ftsBest(reader.statements, ["lake"], 3));
+    // An import starts over: 81 entries, 6 recalls answered by FTS5 first.
+    await memory.importEntries(entries(40));
+    expect(answers()).toBe("false false false false false false true true");
+    expect(reader.builds()).toBe(2);
   });
 });

@@ -96,7 +96,7 @@ describe("sqlite: keyword candidates in FTS5's rank order", () => {
     async (_, namespaces) => {
       const statements = await store(namespaces);
       // The in-memory index of a small file, and FTS5 alone: the same rows.
-      const index = new KeywordIndex();
+      const index = new KeywordIndex({ waitFor: () => 0 });
       let compared = 0;
       for (const terms of queries) {
         for (const filter of filters) {
