@@ -68,29 +68,45 @@ function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) 
   const rows = new RecallRows(index);
   const filter = recallFilter({ namespace: "a" }) as NormalizedFilter;
   /** The index's best, positioned as a recall positions it (following the change log). */
-  const best = (phrases: readonly string[], pool: number, live = false) =>
+  const best = (
+    phrases: readonly string[],
+    pool: number,
+    live = false,
+    only: { namespace?: string } = {},
+  ) =>
     statements.snapshot(() => {
       rows.at(counting, statements.writeVersion(), filter);
-      return index.best(counting, phrases, pool, live);
+      return index.best(counting, phrases, pool, { live, ...only });
     });
   return { statements, best, builds: () => builds };
 }
 
-/** FTS5's own answer: the reference (`live`: superseded rows left out, as a recall does). */
+/**
+ * FTS5's own answer: the reference (`live`: superseded rows left out, as a recall does; with a
+ * namespace, only its rows, ranked over the whole file).
+ */
 function ftsBest(
   statements: StatementCache,
   phrases: readonly string[],
   pool: number,
   live = false,
+  namespace: string | null = null,
 ): number[] {
   return statements.db
     .prepare(
       `SELECT memories_fts.rowid FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
        WHERE memories_fts MATCH ? AND (? = 0 OR m.superseded_by IS NULL)
+         AND (? IS NULL OR m.namespace = ?)
        ORDER BY bm25(memories_fts), memories_fts.rowid LIMIT ?`,
     )
     .pluck()
-    .all(phrases.map((phrase) => `"${phrase}"`).join(" OR "), live ? 1 : 0, pool) as number[];
+    .all(
+      phrases.map((phrase) => `"${phrase}"`).join(" OR "),
+      live ? 1 : 0,
+      namespace,
+      namespace,
+      pool,
+    ) as number[];
 }
 
 async function write(memory: Memory, next: () => number, step: number, path: string) {
@@ -116,6 +132,14 @@ async function write(memory: Memory, next: () => number, step: number, path: str
         "UPDATE memories SET superseded_by = CASE WHEN superseded_by IS NULL THEN 'newer' END WHERE key = ?",
       )
       .run(key);
+    raw.close();
+  } else if (kind < 0.75) {
+    // A row moved to the other namespace, its terms unchanged (no API does it).
+    const raw = new Database(path);
+    raw.function("memory_bulk_loading", (_docId: unknown) => 0);
+    raw
+      .prepare("UPDATE OR IGNORE memories SET namespace = ? WHERE key = ? AND namespace = ?")
+      .run(namespace === "a" ? "b" : "a", key, namespace);
     raw.close();
   } else if (kind < 0.8) {
     // Another connection rewrites a row's terms directly (the triggers must still log it).
@@ -171,7 +195,7 @@ describe("sqlite: the in-memory keyword index", () => {
     });
   });
 
-  it("ranks as FTS5 does after every few writes, 120 times (stores, rewrites, supersessions, forgets, imports, another connection)", async () => {
+  it("ranks as FTS5 does after every few writes, 120 times (stores, rewrites, supersessions, moves, forgets, imports, another connection)", async () => {
     const path = tempDbPath();
     const memory = createSqliteMemory({ path, logger: () => {} });
     closers.push(() => memory.close());
@@ -185,13 +209,15 @@ describe("sqlite: the in-memory keyword index", () => {
         await write(memory, next, step * 3 + index, path);
       for (const phrases of QUERIES)
         for (const pool of [1, 5, 40])
-          for (const live of [false, true]) {
-            const expected = ftsBest(reader.statements, phrases, pool, live);
-            expect(reader.best(phrases, pool, live)).toEqual(expected);
-            compared += expected.length;
-          }
+          for (const live of [false, true])
+            for (const namespace of [null, "a", "b", "absent"]) {
+              const expected = ftsBest(reader.statements, phrases, pool, live, namespace);
+              const only = namespace === null ? {} : { namespace };
+              expect(reader.best(phrases, pool, live, only)).toEqual(expected);
+              compared += expected.length;
+            }
     }
-    expect(compared).toBeGreaterThan(20_000);
+    expect(compared).toBeGreaterThan(50_000);
     // Not vacuous: superseded rows were among the matches.
     const superseded = reader.statements.db
       .prepare("SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL")

@@ -84,6 +84,9 @@ export class KeywordIndex implements ChangeListener {
   readonly #lengths: number[] = [];
   /** Whether each slot's row is superseded (`superseded_by` set): scored, but not returned for live-only asks. */
   readonly #superseded: boolean[] = [];
+  /** Each slot's namespace, as a number of `#namespaceIds`. */
+  readonly #namespaceOf: number[] = [];
+  readonly #namespaceIds = new Map<string, number>();
   /** Each slot's distinct terms (to take the row out again). */
   readonly #termsOf: (number[] | undefined)[] = [];
   readonly #freeSlots: number[] = [];
@@ -103,15 +106,16 @@ export class KeywordIndex implements ChangeListener {
   /**
    * The doc ids of the best `pool` rows matching any of `phrases` (each one token of the `ascii`
    * tokenizer), in FTS5's bm25 order, ties by doc id; undefined when the index cannot answer (the
-   * file is too large, or a phrase is not one token) and FTS5 must. With `live`, superseded rows
-   * are passed over (they still count in the statistics, as in FTS5). Runs in the read
-   * transaction the kept rows were positioned in, never in a caller's transaction.
+   * file is too large, or a phrase is not one token) and FTS5 must. Only rows of `only.namespace`
+   * and, with `only.live`, rows not superseded are returned; every row counts in the statistics,
+   * as in FTS5 (BM25 over the whole file). Runs in the read transaction the kept rows were
+   * positioned in, never in a caller's transaction.
    */
   best(
     statements: StatementCache,
     phrases: readonly string[],
     pool: number,
-    live = false,
+    only: { namespace?: string; live?: boolean } = {},
   ): number[] | undefined {
     const tokens = phrases.map((phrase) => asciiTokens(phrase));
     if (tokens.some((parts) => parts.length !== 1)) return undefined;
@@ -128,7 +132,10 @@ export class KeywordIndex implements ChangeListener {
       this.#build(statements);
     }
     const count = this.#slotOf.size;
-    if (count === 0 || pool <= 0) return [];
+    // A namespace no row is in: -1, which no slot holds.
+    const namespace =
+      only.namespace === undefined ? undefined : (this.#namespaceIds.get(only.namespace) ?? -1);
+    if (count === 0 || pool <= 0 || namespace === -1) return [];
     const averageLength = this.#tokens / count;
     const scores = this.#scores;
     const touched: number[] = [];
@@ -153,21 +160,31 @@ export class KeywordIndex implements ChangeListener {
             ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * length) / averageLength)));
       }
     }
-    const best = this.#bestOf(touched, pool, live);
+    const best = this.#bestOf(touched, pool, namespace, only.live === true);
     for (const slot of touched) scores[slot] = 0;
     return best.map((slot) => this.#docIds[slot]!);
   }
 
   /** The best `pool` of the touched slots: highest score first, then lowest doc id. */
-  #bestOf(touched: readonly number[], pool: number, live: boolean): number[] {
+  #bestOf(
+    touched: readonly number[],
+    pool: number,
+    namespace: number | undefined,
+    live: boolean,
+  ): number[] {
     const scores = this.#scores;
     const docIds = this.#docIds;
     const superseded = this.#superseded;
+    const namespaceOf = this.#namespaceOf;
     const before = (a: number, b: number) =>
       scores[a]! > scores[b]! || (scores[a] === scores[b] && docIds[a]! < docIds[b]!);
     const best: number[] = [];
     for (const slot of touched) {
-      if (live && superseded[slot]) continue;
+      if (
+        (live && superseded[slot]) ||
+        (namespace !== undefined && namespaceOf[slot] !== namespace)
+      )
+        continue;
       if (best.length === pool && !before(slot, best[pool - 1]!)) continue;
       let at = best.length === pool ? pool - 1 : best.length;
       while (at > 0 && before(slot, best[at - 1]!)) {
@@ -193,13 +210,14 @@ export class KeywordIndex implements ChangeListener {
     }
     for (const { docId, before, after } of changes) {
       const slot = this.#slotOf.get(docId);
-      // Pins, snoozes and supersessions leave the terms as they were.
+      // Pins, snoozes, supersessions and moves leave the terms as they were.
       if (slot !== undefined && after && before?.terms != null && before.terms === after.terms) {
         this.#superseded[slot] = after.superseded;
+        this.#namespaceOf[slot] = this.#namespaceId(after.namespace);
         continue;
       }
       this.#remove(docId);
-      if (after) this.#add(docId, after.terms, after.superseded);
+      if (after) this.#add(docId, after.terms, after.namespace, after.superseded);
     }
     if (this.#slotOf.size > KEYWORD_INDEX_MAX) {
       const entries = this.#slotOf.size;
@@ -217,6 +235,8 @@ export class KeywordIndex implements ChangeListener {
     this.#docIds.length = 0;
     this.#lengths.length = 0;
     this.#superseded.length = 0;
+    this.#namespaceOf.length = 0;
+    this.#namespaceIds.clear();
     this.#termsOf.length = 0;
     this.#freeSlots.length = 0;
     this.#termIdOf.clear();
@@ -229,21 +249,32 @@ export class KeywordIndex implements ChangeListener {
   /** Reads every row's terms. */
   #build(statements: StatementCache): void {
     const rows = statements
-      .get("SELECT doc_id, search_terms, superseded_by IS NOT NULL FROM memories")
+      .get("SELECT doc_id, search_terms, namespace, superseded_by IS NOT NULL FROM memories")
       .raw(true)
-      .iterate() as IterableIterator<[number, string, number]>;
-    for (const [docId, terms, superseded] of rows) this.#add(docId, terms, superseded === 1);
+      .iterate() as IterableIterator<[number, string, string, number]>;
+    for (const [docId, terms, namespace, superseded] of rows)
+      this.#add(docId, terms, namespace, superseded === 1);
     this.#built = true;
     this.#entries = undefined;
   }
 
-  #add(docId: number, text: string, superseded: boolean): void {
+  #namespaceId(namespace: string): number {
+    let id = this.#namespaceIds.get(namespace);
+    if (id === undefined) {
+      id = this.#namespaceIds.size;
+      this.#namespaceIds.set(namespace, id);
+    }
+    return id;
+  }
+
+  #add(docId: number, text: string, namespace: string, superseded: boolean): void {
     const tokens = asciiTokens(text);
     const slot = this.#freeSlots.pop() ?? this.#docIds.length;
     this.#slotOf.set(docId, slot);
     this.#docIds[slot] = docId;
     this.#lengths[slot] = tokens.length;
     this.#superseded[slot] = superseded;
+    this.#namespaceOf[slot] = this.#namespaceId(namespace);
     this.#tokens += tokens.length;
     const termIds: number[] = [];
     for (const token of tokens) {

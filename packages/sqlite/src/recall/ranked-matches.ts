@@ -25,19 +25,22 @@ export function matchExpression(terms: readonly QueryTerm[]): string {
  * The first `pool` entries that match any of `terms` and pass the filter, in FTS5's rank order (BM25
  * over the whole file, ties by doc id), with their columns.
  *
- * Two ways to the same rows:
+ * Three ways to the same rows:
+ * - Indexed: when the filter narrows only the namespace and superseded entries, a small file's
+ *   in-memory index (`index`, keyword-index.ts) ranks every match as FTS5's bm25() would, without
+ *   an FTS5 query, and passes over other namespaces' and superseded rows itself; only the best
+ *   `pool` rows are read and filtered (`fromIndex`).
  * - Joined: every match is tested against the filter through the covering index
  *   `memories_filter_by_doc` (schema v8; never the row, which is large), the passing ones
  *   ordered by `bm25()` and doc id under a bounded sort, and only the best `pool` rows read.
  *   (`ORDER BY rank` instead runs a nested statement per match and read rows in rank order
  *   until `pool` passed: at 100,000 entries with 2% passing, four times as slow.)
- * - Ranked first: when the namespace is the only one in the file and the filter narrows
- *   nothing else, nearly every match passes. Then the best `pool` doc ids come from the
- *   in-memory index of a small file (`index`, keyword-index.ts: FTS5's own bm25 order without
- *   an FTS5 query), or else from FTS5 alone, ordered by `bm25()` and doc id under a bounded
- *   sort (about a third cheaper than `ORDER BY rank` on 400 to 10,000 entries), and only those
- *   rows are read and filtered. If fewer than `pool` of them pass while more matches exist
- *   (superseded entries), the joined statement answers instead.
+ * - Ranked first: without the index, when the namespace is the only one in the file and the
+ *   filter narrows nothing else, nearly every match passes. Then the best `pool` doc ids come
+ *   from FTS5 alone, ordered by `bm25()` and doc id under a bounded sort (about a third
+ *   cheaper than `ORDER BY rank` on 400 to 10,000 entries), and only those rows are read and
+ *   filtered. If fewer than `pool` of them pass while more matches exist (superseded entries),
+ *   the joined statement answers instead.
  *
  * Both orders are the same: `rank` is `bm25()` (the table sets no other rank function), and
  * FTS5 orders equal ranks by doc id (test/ranked-matches.test.ts compares them row for row).
@@ -66,20 +69,19 @@ export function rankedMatches(
         ...params,
       ),
     );
-  if (!hasNarrowFilter(filter) && namespaceIsAlone(statements, filter.namespace)) {
-    // A prefix term is no single token: FTS5 ranks it.
-    const indexed =
-      index && !terms.some((term) => term.prefix)
-        ? fromIndex(
-            index,
-            statements,
-            terms.map((term) => term.text),
-            pool,
-            !filter.includeSuperseded,
-            read,
-          )
-        : undefined;
+  // A prefix term is no single token: FTS5 ranks it.
+  if (index && !hasNarrowFilter(filter) && !terms.some((term) => term.prefix)) {
+    const indexed = fromIndex(
+      index,
+      statements,
+      terms.map((term) => term.text),
+      pool,
+      { namespace: filter.namespace, live: !filter.includeSuperseded },
+      read,
+    );
     if (indexed) return indexed;
+  }
+  if (!hasNarrowFilter(filter) && namespaceIsAlone(statements, filter.namespace)) {
     const best = statements
       .get(
         `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?
@@ -106,21 +108,21 @@ export function rankedMatches(
 
 /**
  * The best `pool` passing rows in the index's order (FTS5's), or undefined when the index cannot
- * answer. The index passes over superseded rows itself (`live`: an agent's stores supersede
- * some turns, and the joined statement would cost as much as FTS5's whole ranking); where other
- * filtered rows (snoozed ones) crowd the best, it is asked for four times as many until enough
- * pass or no more match.
+ * answer. The index passes over other namespaces' and superseded rows itself (`only`: an agent's
+ * stores supersede some turns, and the joined statement would cost as much as FTS5's whole
+ * ranking); where other filtered rows (snoozed ones) crowd the best, it is asked for four times
+ * as many until enough pass or no more match.
  */
 function fromIndex(
   index: KeywordIndex,
   statements: StatementCache,
   phrases: readonly string[],
   pool: number,
-  live: boolean,
+  only: { namespace: string; live: boolean },
   read: (best: number[]) => SearchRow[],
 ): SearchRow[] | undefined {
   for (let asked = pool; ; asked *= 4) {
-    const best = index.best(statements, phrases, asked, live);
+    const best = index.best(statements, phrases, asked, only);
     if (best === undefined) return undefined;
     const found = read(best);
     if (found.length >= pool || best.length < asked) return found.slice(0, pool);
