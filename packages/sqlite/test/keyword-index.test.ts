@@ -78,7 +78,13 @@ function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) 
       rows.at(counting, statements.writeVersion(), filter);
       return index.best(counting, phrases, pool, { live, ...only });
     });
-  return { statements, best, builds: () => builds };
+  /** The index's bm25() of every match, positioned the same way. */
+  const bm25 = (phrases: readonly string[]) =>
+    statements.snapshot(() => {
+      rows.at(counting, statements.writeVersion(), filter);
+      return index.bm25(counting, phrases);
+    });
+  return { statements, best, bm25, builds: () => builds };
 }
 
 /**
@@ -207,7 +213,13 @@ describe("sqlite: the in-memory keyword index", () => {
       const writes = 1 + Math.floor(next() * 3);
       for (let index = 0; index < writes; index++)
         await write(memory, next, step * 3 + index, path);
-      for (const phrases of QUERIES)
+      for (const phrases of QUERIES) {
+        // The scores themselves, bit for bit (the logarithm is SQLite's, as FTS5's is).
+        const scores = reader.statements.db
+          .prepare("SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?")
+          .raw()
+          .all(phrases.map((phrase) => `"${phrase}"`).join(" OR ")) as [number, number][];
+        expect(reader.bm25(phrases)).toEqual(new Map(scores));
         for (const pool of [1, 5, 40])
           for (const live of [false, true])
             for (const namespace of [null, "a", "b", "absent"]) {
@@ -216,6 +228,7 @@ describe("sqlite: the in-memory keyword index", () => {
               expect(reader.best(phrases, pool, live, only)).toEqual(expected);
               compared += expected.length;
             }
+      }
     }
     expect(compared).toBeGreaterThan(50_000);
     // Not vacuous: superseded rows were among the matches.

@@ -16,6 +16,9 @@ export const WAIT_DIVISOR = 16;
 const K1 = 1.2;
 const B = 0.75;
 
+/** Logarithms kept (by argument) before the cache starts over. */
+const LOGS_MAX = 4_096;
+
 /** What FTS5's `ascii` tokenizer splits on: every ASCII character but letters and digits. */
 const SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
 const UPPER = /[A-Z]/;
@@ -98,6 +101,8 @@ export class KeywordIndex implements ChangeListener {
   #tokens = 0;
   /** Scores by slot while `best` runs; zero elsewhere. */
   #scores = new Float64Array(0);
+  /** SQLite's `ln()` by argument (see `#idf`). */
+  readonly #logs = new Map<number, number>();
 
   constructor(options: { waitFor?: (entries: number) => number } = {}) {
     this.#waitFor = options.waitFor ?? ((entries) => Math.ceil(entries / WAIT_DIVISOR));
@@ -117,6 +122,35 @@ export class KeywordIndex implements ChangeListener {
     pool: number,
     only: { namespace?: string; live?: boolean } = {},
   ): number[] | undefined {
+    const tokens = this.#ready(statements, phrases);
+    if (tokens === undefined) return undefined;
+    // A namespace no row is in: -1, which no slot holds.
+    const namespace =
+      only.namespace === undefined ? undefined : (this.#namespaceIds.get(only.namespace) ?? -1);
+    if (pool <= 0 || namespace === -1) return [];
+    const touched = this.#score(statements, tokens);
+    const best = this.#bestOf(touched, pool, namespace, only.live === true);
+    for (const slot of touched) this.#scores[slot] = 0;
+    return best.map((slot) => this.#docIds[slot]!);
+  }
+
+  /**
+   * Every matching row's bm25() as FTS5 returns it (negated: lower is better), by doc id; what
+   * `best` orders by (test/keyword-index.test.ts compares the two bit for bit).
+   */
+  bm25(statements: StatementCache, phrases: readonly string[]): Map<number, number> | undefined {
+    const tokens = this.#ready(statements, phrases);
+    if (tokens === undefined) return undefined;
+    const scores = new Map<number, number>();
+    for (const slot of this.#score(statements, tokens)) {
+      scores.set(this.#docIds[slot]!, -1.0 * this.#scores[slot]!);
+      this.#scores[slot] = 0;
+    }
+    return scores;
+  }
+
+  /** The phrases' tokens once the index can answer them (built if due), else undefined. */
+  #ready(statements: StatementCache, phrases: readonly string[]): string[] | undefined {
     const tokens = phrases.map((phrase) => asciiTokens(phrase));
     if (tokens.some((parts) => parts.length !== 1)) return undefined;
     if (!this.#built) {
@@ -131,22 +165,26 @@ export class KeywordIndex implements ChangeListener {
       }
       this.#build(statements);
     }
+    return tokens.map(([token]) => token!);
+  }
+
+  /**
+   * Scores every row matching a token into `#scores` (the caller sets them back to 0) and
+   * returns their slots: phrase by phrase, as bm25() adds them, so each row's sum is taken in
+   * the same order, with the same operations.
+   */
+  #score(statements: StatementCache, tokens: readonly string[]): number[] {
     const count = this.#slotOf.size;
-    // A namespace no row is in: -1, which no slot holds.
-    const namespace =
-      only.namespace === undefined ? undefined : (this.#namespaceIds.get(only.namespace) ?? -1);
-    if (count === 0 || pool <= 0 || namespace === -1) return [];
+    const touched: number[] = [];
+    if (count === 0) return touched;
     const averageLength = this.#tokens / count;
     const scores = this.#scores;
-    const touched: number[] = [];
-    // Phrase by phrase, as bm25() adds them: each row's sum is taken in the same order.
-    for (const [token] of tokens) {
-      const termId = this.#termIdOf.get(token!);
+    for (const token of tokens) {
+      const termId = this.#termIdOf.get(token);
       if (termId === undefined) continue;
       const { slots, counts } = this.#postings[termId]!;
       const hits = slots.length;
-      let idf = Math.log((count - hits + 0.5) / (hits + 0.5));
-      if (idf <= 0) idf = 1e-6;
+      const idf = this.#idf(statements, count, hits);
       for (let index = 0; index < hits; index++) {
         const slot = slots[index]!;
         const frequency = counts[index]!;
@@ -160,9 +198,24 @@ export class KeywordIndex implements ChangeListener {
             ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + (B * length) / averageLength)));
       }
     }
-    const best = this.#bestOf(touched, pool, namespace, only.live === true);
-    for (const slot of touched) scores[slot] = 0;
-    return best.map((slot) => this.#docIds[slot]!);
+    return touched;
+  }
+
+  /**
+   * FTS5's inverse document frequency of a phrase in `hits` of `count` rows. The logarithm is
+   * SQLite's own `ln()`, the C library's `log()` that FTS5 calls: V8's `Math.log` differs from it
+   * in the last bit for about 7% of arguments, which could order two nearly equal scores
+   * otherwise. Arguments repeat (the same counts recall after recall), so each is asked once.
+   */
+  #idf(statements: StatementCache, count: number, hits: number): number {
+    const argument = (count - hits + 0.5) / (hits + 0.5);
+    let log = this.#logs.get(argument);
+    if (log === undefined) {
+      if (this.#logs.size >= LOGS_MAX) this.#logs.clear();
+      log = statements.get("SELECT ln(?)").pluck().get(argument) as number;
+      this.#logs.set(argument, log);
+    }
+    return log <= 0 ? 1e-6 : log;
   }
 
   /** The best `pool` of the touched slots: highest score first, then lowest doc id. */
