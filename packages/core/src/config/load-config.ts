@@ -8,6 +8,7 @@ import {
   memorySettingsSchema,
 } from "@memory/api";
 import { parse as parseToml } from "smol-toml";
+import { lookupTable } from "../algorithms/lookup-table.js";
 import {
   CONFIG_TABLE_KEYS,
   type ConfigTableName,
@@ -38,7 +39,7 @@ export interface LoadedConfig {
   file?: string;
 }
 
-const BOOLEAN_WORDS: Record<string, boolean> = {
+const BOOLEAN_WORDS = lookupTable<boolean>({
   true: true,
   "1": true,
   yes: true,
@@ -47,7 +48,7 @@ const BOOLEAN_WORDS: Record<string, boolean> = {
   "0": false,
   no: false,
   off: false,
-};
+});
 
 /** Converts an environment string to the type the schema expects for `key`. */
 function fromEnv(key: keyof MemorySettings, raw: string): unknown {

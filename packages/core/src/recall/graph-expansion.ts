@@ -1,4 +1,5 @@
 import type { MemoryEntry, RecallGraphExplain, Relation } from "@memory/api";
+import { lookupTable } from "../algorithms/lookup-table.js";
 import { ENTITY_CATEGORY, ENTITY_KEY_PREFIX, MENTIONS } from "../entities/entity-keys.js";
 import { readEntities } from "../entities/read-entities.js";
 import { entryMatchesFilter } from "./in-memory-stages.js";
@@ -31,7 +32,7 @@ const EDGES_PER_STEP = 5000;
 export const GRAPH_WEIGHT = 0.1;
 
 /** How much each relation type carries (custom types: CUSTOM_WEIGHT). */
-const TYPE_WEIGHTS: Readonly<Record<string, number>> = {
+const TYPE_WEIGHTS = lookupTable<number>({
   causes: 1,
   derived_from: 0.8,
   supports: 0.8,
@@ -39,7 +40,7 @@ const TYPE_WEIGHTS: Readonly<Record<string, number>> = {
   follows: 0.6,
   contradicts: 0.6,
   mentions: 1,
-};
+});
 const CUSTOM_WEIGHT = 0.5;
 
 const ASKS_WHY =

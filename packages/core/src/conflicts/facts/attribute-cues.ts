@@ -1,3 +1,4 @@
+import { lookupTable } from "../../algorithms/lookup-table.js";
 import type { Fact } from "./fact-parts.js";
 import { normalizeWord } from "./fact-words.js";
 
@@ -7,7 +8,7 @@ import { normalizeWord } from "./fact-words.js";
  * Dr. Shah" about their doctor, "The user gets internet from Telekom" about their provider.
  * Extend here.
  */
-const CUES: Readonly<Record<string, readonly string[]>> = {
+const CUES = lookupTable<readonly string[]>({
   dentist: ["dental", "teeth", "tooth", "dentist"],
   doctor: ["registered", "gp", "doctor", "physician", "check-up", "checkup"],
   gym: ["gym", "trains", "training", "workout", "exercises"],
@@ -21,7 +22,7 @@ const CUES: Readonly<Record<string, readonly string[]>> = {
   therapist: ["therapy", "counselling", "counseling", "sessions"],
   vet: ["vet", "veterinary", "jabs", "vaccinations"],
   landlord: ["rents", "renting", "rented", "lease", "tenancy"],
-};
+});
 
 const cueStems = new Map(
   Object.entries(CUES).map(([attribute, words]) => [

@@ -1,3 +1,4 @@
+import { lookupTable } from "../../algorithms/lookup-table.js";
 import { normalizePhrase } from "./fact-words.js";
 
 /**
@@ -357,7 +358,7 @@ export const ATTRIBUTES: readonly AttributeDefinition[] = [
  * Acme", "Acme has a new CEO", "Maria now chairs the committee" all read as subject Acme (or the
  * committee), attribute `role:ceo` (or `role:chair`), value the person. Single-valued.
  */
-export const ROLES: Readonly<Record<string, string>> = {
+export const ROLES = lookupTable<string>({
   ceo: "ceo",
   cto: "cto",
   cfo: "cfo",
@@ -377,10 +378,10 @@ export const ROLES: Readonly<Record<string, string>> = {
   leader: "lead",
   mayor: "mayor",
   editor: "editor",
-};
+});
 
 /** Past participles of role verbs: "The club is chaired by Karen". */
-export const ROLE_PARTICIPLES: Readonly<Record<string, string>> = {
+export const ROLE_PARTICIPLES = lookupTable<string>({
   chaired: "chair",
   headed: "head",
   led: "lead",
@@ -389,16 +390,16 @@ export const ROLE_PARTICIPLES: Readonly<Record<string, string>> = {
   captained: "captain",
   managed: "manager",
   owned: "owner",
-};
+});
 
 /** Verbs that say the subject holds a role of the object ("Maria chairs the board"). */
-export const ROLE_VERBS: Readonly<Record<string, string>> = {
+export const ROLE_VERBS = lookupTable<string>({
   chair: "chair",
   head: "head",
   lead: "lead",
   captain: "captain",
   coach: "coach",
-};
+});
 
 /**
  * Nouns of occupations: "X is a nurse" / "X is now a senior engineer" reads as `job_title`.

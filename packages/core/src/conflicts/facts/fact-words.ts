@@ -1,3 +1,4 @@
+import { lookupTable } from "../../algorithms/lookup-table.js";
 import { porterStem } from "../../algorithms/porter-stemmer.js";
 
 /** One word of a text as the fact reader sees it. */
@@ -21,7 +22,7 @@ export interface FactWord {
  * informal or synonymous words, mapped to one form before stemming. Extend here; the stemmer does
  * the rest (inflections: lives / lived / living -> live).
  */
-const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
+const SPELLING_VARIANTS = lookupTable<string>({
   programme: "program",
   grey: "gray",
   mum: "mom",
@@ -46,10 +47,10 @@ const SPELLING_VARIANTS: Readonly<Record<string, string>> = {
   supply: "supplier",
   "plant-based": "vegan",
   chevy: "chevrolet",
-};
+});
 
 /** Irregular verb forms mapped to the stem of their base form ("drove" reads as "drive"). */
-const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
+const IRREGULAR_VERBS = lookupTable<string>({
   am: "be",
   is: "be",
   are: "be",
@@ -127,7 +128,7 @@ const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
   wed: "marri",
   came: "come",
   come: "come",
-};
+});
 
 /** Whether a lower-case word is an irregular verb form ("drove", "bought", "was"). */
 export function isIrregularVerb(lower: string): boolean {
