@@ -146,8 +146,22 @@ function rePrefixed(lower: string): string | undefined {
 
 const COPULA_FORMS = new Set(["am", "is", "are", "was", "were", "been", "being", "has", "had"]);
 
+/** Normalized words kept (a store's conflict check reads a dozen candidates' words). */
+const NORMALIZED_MAX = 50_000;
+const normalized = new Map<string, string>();
+
 /** The comparable form of one lower-case word (spelling unified, irregular verbs, Porter). */
 export function normalizeWord(lower: string): string {
+  let norm = normalized.get(lower);
+  if (norm === undefined) {
+    norm = normalizeUncached(lower);
+    if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+    normalized.set(lower, norm);
+  }
+  return norm;
+}
+
+function normalizeUncached(lower: string): string {
   const irregular = IRREGULAR_VERBS[lower] ?? rePrefixed(lower);
   if (irregular !== undefined) return irregular;
   const ordinal = ORDINALS.indexOf(lower);
@@ -179,14 +193,17 @@ function americanSpelling(word: string): string {
 const WORD =
   /[\p{L}\p{N}][\p{L}\p{N}._%+-]*@[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\+?\d[\d ().:-]*\d|[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*['’]?/gu;
 
+/** Punctuation right after a word (sticky: tried where the word ends, not searched for). */
+const PUNCTUATION_AFTER = /\s*([,:;.!?])/uy;
+
 /** The words of a text in order, with the punctuation after each. */
 export function factWords(text: string): FactWord[] {
   const words: FactWord[] = [];
   const expanded = expandContractions(text);
   for (const match of expanded.matchAll(WORD)) {
     const raw = match[0].replaceAll("’", "'");
-    const end = (match.index ?? 0) + match[0].length;
-    const next = expanded.slice(end).match(/^\s*([,:;.!?])/u);
+    PUNCTUATION_AFTER.lastIndex = (match.index ?? 0) + match[0].length;
+    const next = PUNCTUATION_AFTER.exec(expanded);
     const possessive = /'s$/iu.test(raw) || /s'$/iu.test(raw);
     const lower = raw.toLowerCase().replace(/'s$/u, "").replace(/'$/u, "");
     words.push({
@@ -221,12 +238,17 @@ const TITLES: readonly (readonly [RegExp, string])[] = [
   [/\bmanaging director\b/giu, "MD"],
 ];
 
+// What every title and contraction above needs: most texts have neither, and skip the patterns.
+const MAY_HAVE_TITLE = /chief|managing/iu;
+const MAY_HAVE_CONTRACTION = /['’]/u;
+
 function expandContractions(text: string): string {
   let expanded = text;
-  for (const [pattern, replacement] of TITLES) expanded = expanded.replace(pattern, replacement);
-  for (const [pattern, replacement] of CONTRACTIONS) {
-    expanded = expanded.replace(pattern, replacement);
-  }
+  if (MAY_HAVE_TITLE.test(text))
+    for (const [pattern, replacement] of TITLES) expanded = expanded.replace(pattern, replacement);
+  if (MAY_HAVE_CONTRACTION.test(text))
+    for (const [pattern, replacement] of CONTRACTIONS)
+      expanded = expanded.replace(pattern, replacement);
   return expanded;
 }
 
