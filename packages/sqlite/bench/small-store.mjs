@@ -25,7 +25,8 @@
 // `--store-every N` is the agent loop itself: before every Nth recall it stores a new turn (the
 // text of a turn from outside the store, in a session of its own) and forgets the one it stored
 // the time before, so the store keeps its size. New text changes the FTS5 index and the terms'
-// document frequencies, for the bare query too.
+// document frequencies, for the bare query too. The stores' p50 and mean CPU time are reported
+// as well (`storeP50`, `storeCpuMean`).
 //
 // Both sides run in one process on one file, interleaved query by query, so machine load hits
 // them alike; the p50 ratio is the result (absolute numbers move with the machine). Not a test:
@@ -118,6 +119,9 @@ async function measure(corpus) {
     // waiting for a core inflates wall time, not CPU time.
     const recallCpu = [];
     const bareCpu = [];
+    // --store-every: each store's time too (its conflict check reads the candidates' facts).
+    const storeTimes = [];
+    const storeCpu = [];
     const cpuMs = (since) => {
       const used = process.cpuUsage(since);
       return (used.user + used.system) / 1000;
@@ -138,12 +142,18 @@ async function measure(corpus) {
           if (live !== undefined) await memory.forget(live, { namespace });
           live = `live-${stored}`;
           const turn = newTurns[stored % newTurns.length];
+          const cpu = process.cpuUsage();
+          const start = performance.now();
           await memory.store({
             key: live,
             content: turn.content,
             namespace,
             sessionId: `live-${Math.floor(stored / 20)}`,
           });
+          if (round > 0) {
+            storeTimes.push(performance.now() - start);
+            storeCpu.push(cpuMs(cpu));
+          }
         }
         let cpu = process.cpuUsage();
         let start = performance.now();
@@ -181,6 +191,10 @@ async function measure(corpus) {
     result.recallCpuMean = recallCpu.reduce((a, b) => a + b, 0) / recallCpu.length;
     result.bareCpuMean = bareCpu.reduce((a, b) => a + b, 0) / bareCpu.length;
     result.cpuRatio = result.recallCpuMean / result.bareCpuMean;
+    if (storeTimes.length > 0) {
+      result.storeP50 = percentile(storeTimes, 50);
+      result.storeCpuMean = storeCpu.reduce((a, b) => a + b, 0) / storeCpu.length;
+    }
     console.log(JSON.stringify(result));
   } finally {
     await memory.close();
