@@ -1,13 +1,13 @@
 import type { Memory, NormalizedFilter } from "@memory/api";
 import { analyzeQuery, searchTerms } from "@memory/core";
-import { recallFilter } from "@memory/testkit";
+import { recallFilter, seededRandom } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
 import type { Opened } from "../src/opened-store.js";
 import { SqliteRecallStages } from "../src/recall/sqlite-recall-stages.js";
 import { StatementCache } from "../src/statement-cache.js";
-import { tempDbPath } from "./helpers.js";
+import { countingStatements, tempDbPath } from "./helpers.js";
 
 // Keyword statistics follow the change log (followed-statistics.ts): after any mix of writes,
 // what a long-lived reader holds equals what a new reader counts.
@@ -19,38 +19,16 @@ afterEach(async () => {
 const WORDS = ["lake", "pizza", "hiking", "camping", "painting", "dog", "lakes", "paint", "trip"];
 const QUERIES = ["lake trip", "painting dogs", "camping pizza hike", "paint* lake"];
 
-/** A small deterministic generator (mulberry32): the same writes every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function stagesOn(path: string): { stages: SqliteRecallStages; lookups: () => number } {
   const db = new Database(path);
   closers.push(() => db.close());
-  const statements = new StatementCache(db);
-  let lookups = 0;
-  // The real cache, with each frequency count counted (its methods bound: private fields).
-  const counting = {
-    db,
-    get: (sql: string) => {
-      if (sql.includes("memories_fts_vocab") || sql.includes("count(*) AS n")) lookups++;
-      return statements.get(sql);
-    },
-    snapshot: <T>(read: () => T) => statements.snapshot(read),
-    writeVersion: () => statements.writeVersion(),
-    dataVersion: () => statements.dataVersion(),
-    get inCallersTransaction() {
-      return statements.inCallersTransaction;
-    },
-  } as unknown as StatementCache;
-  const stages = new SqliteRecallStages(() => ({ statements: counting }) as unknown as Opened);
-  return { stages, lookups: () => lookups };
+  // The real cache, with each frequency count counted.
+  const { cache, count } = countingStatements(
+    new StatementCache(db),
+    (sql) => sql.includes("memories_fts_vocab") || sql.includes("count(*) AS n"),
+  );
+  const stages = new SqliteRecallStages(() => ({ statements: cache }) as unknown as Opened);
+  return { stages, lookups: count };
 }
 
 const statisticsOf = async (stages: SqliteRecallStages, namespace: string, query: string) => {
@@ -100,7 +78,7 @@ describe("sqlite: keyword statistics follow the change log", () => {
     await memory.store({ key: "seed", content: "lake pizza", namespace: "a" });
     await memory.store({ key: "seed", content: "dog trip", namespace: "b" });
     const followed = stagesOn(path);
-    const next = random(29);
+    const next = seededRandom(29);
     let fresh = 0;
     for (let step = 0; step < 150; step++) {
       // One to three writes between reads: a row may change more than once in between.

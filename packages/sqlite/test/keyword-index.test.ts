@@ -1,5 +1,5 @@
 import type { Memory, NormalizedFilter } from "@memory/api";
-import { recallFilter } from "@memory/testkit";
+import { recallFilter, seededRandom } from "@memory/testkit";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMemory } from "../src/index.js";
@@ -11,7 +11,7 @@ import {
 } from "../src/recall/keyword-index.js";
 import { RecallRows } from "../src/recall/recall-rows.js";
 import { StatementCache } from "../src/statement-cache.js";
-import { tempDbPath } from "./helpers.js";
+import { countingStatements, tempDbPath } from "./helpers.js";
 
 // The in-memory index of a small file (keyword-index.ts) ranks exactly as FTS5's bm25() does,
 // and stays exact while the file is written.
@@ -37,34 +37,15 @@ const WORDS = [
   "東京",
 ];
 
-/** A small deterministic generator (mulberry32): the same writes every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A long-lived reader: its own connection, kept rows and index, each build counted. */
 function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) {
   const db = new Database(path);
   closers.push(() => db.close());
   const statements = new StatementCache(db);
-  let builds = 0;
-  // The real cache, with each build counted (its methods bound: private fields).
-  const counting = {
-    db,
-    get: (sql: string) => {
-      if (sql.startsWith("SELECT doc_id, search_terms")) builds++;
-      return statements.get(sql);
-    },
-    get inCallersTransaction() {
-      return statements.inCallersTransaction;
-    },
-  } as unknown as StatementCache;
+  // The real cache, with each build counted.
+  const { cache: counting, count: builds } = countingStatements(statements, (sql) =>
+    sql.startsWith("SELECT doc_id, search_terms"),
+  );
   const rows = new RecallRows(index);
   const filter = recallFilter({ namespace: "a" }) as NormalizedFilter;
   /** The index's best, positioned as a recall positions it (following the change log). */
@@ -84,7 +65,7 @@ function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) 
       rows.at(counting, statements.writeVersion(), filter);
       return index.bm25(counting, phrases);
     });
-  return { statements, best, bm25, builds: () => builds };
+  return { statements, best, bm25, builds };
 }
 
 /**
@@ -115,6 +96,14 @@ function ftsBest(
     ) as number[];
 }
 
+/** One statement on a connection of its own (what no API does), the triggers as for any writer. */
+function rawWrite(path: string, sql: string, ...params: unknown[]): void {
+  const raw = new Database(path);
+  raw.function("memory_bulk_loading", (_docId: unknown) => 0);
+  raw.prepare(sql).run(...params);
+  raw.close();
+}
+
 async function write(memory: Memory, next: () => number, step: number, path: string) {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const namespace = pick(["a", "a", "b"]);
@@ -130,32 +119,32 @@ async function write(memory: Memory, next: () => number, step: number, path: str
     await memory.store({ key, content: long, namespace });
   } else if (kind < 0.6) await memory.forget(key, { namespace }).catch(() => undefined);
   else if (kind < 0.65) await memory.pin(key, { namespace }).catch(() => undefined);
-  else if (kind < 0.7) {
+  else if (kind < 0.7)
     // Superseded and live again (what conflict detection and unsupersede do): terms unchanged.
-    const raw = new Database(path);
-    raw
-      .prepare(
-        "UPDATE memories SET superseded_by = CASE WHEN superseded_by IS NULL THEN 'newer' END WHERE key = ?",
-      )
-      .run(key);
-    raw.close();
-  } else if (kind < 0.75) {
+    rawWrite(
+      path,
+      "UPDATE memories SET superseded_by = CASE WHEN superseded_by IS NULL THEN 'newer' END WHERE key = ?",
+      key,
+    );
+  else if (kind < 0.75)
     // A row moved to the other namespace, its terms unchanged (no API does it).
-    const raw = new Database(path);
-    raw.function("memory_bulk_loading", (_docId: unknown) => 0);
-    raw
-      .prepare("UPDATE OR IGNORE memories SET namespace = ? WHERE key = ? AND namespace = ?")
-      .run(namespace === "a" ? "b" : "a", key, namespace);
-    raw.close();
-  } else if (kind < 0.8) {
+    rawWrite(
+      path,
+      "UPDATE OR IGNORE memories SET namespace = ? WHERE key = ? AND namespace = ?",
+      namespace === "a" ? "b" : "a",
+      key,
+      namespace,
+    );
+  else if (kind < 0.8)
     // Another connection rewrites a row's terms directly (the triggers must still log it).
-    const raw = new Database(path);
-    raw.function("memory_bulk_loading", (_docId: unknown) => 0);
-    raw
-      .prepare("UPDATE memories SET search_terms = ?, term_count = ? WHERE key = ?")
-      .run("lake lake dog", 3, key);
-    raw.close();
-  } else if (kind < 0.97) await memory.store({ key: `new-${step}`, content: text(), namespace });
+    rawWrite(
+      path,
+      "UPDATE memories SET search_terms = ?, term_count = ? WHERE key = ?",
+      "lake lake dog",
+      3,
+      key,
+    );
+  else if (kind < 0.97) await memory.store({ key: `new-${step}`, content: text(), namespace });
   else
     await memory.importEntries(
       Array.from({ length: 12 }, (_, index) => ({
@@ -207,7 +196,7 @@ describe("sqlite: the in-memory keyword index", () => {
     closers.push(() => memory.close());
     await memory.store({ key: "seed", content: "lake pizza", namespace: "a" });
     const reader = readerOn(path);
-    const next = random(41);
+    const next = seededRandom(41);
     let compared = 0;
     for (let step = 0; step < 120; step++) {
       const writes = 1 + Math.floor(next() * 3);
