@@ -65,7 +65,7 @@ function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) 
       rows.at(counting, statements.writeVersion(), filter);
       return index.bm25(counting, phrases);
     });
-  return { statements, best, bm25, builds };
+  return { statements, index, best, bm25, builds };
 }
 
 /**
@@ -286,6 +286,34 @@ describe("sqlite: the in-memory keyword index", () => {
     // An import starts over: 81 entries, 6 recalls answered by FTS5 first.
     await memory.importEntries(entries(40));
     expect(answers()).toBe("false false false false false false true true");
+    expect(reader.builds()).toBe(2);
+  });
+
+  it("is built again once more than 10,000 namespaces have come and gone", async () => {
+    const path = tempDbPath();
+    const memory = createSqliteMemory({ path, logger: () => {} });
+    closers.push(() => memory.close());
+    await memory.store({ key: "k", content: "lake trip", namespace: "a" });
+    const reader = readerOn(path);
+    expect(reader.best(["lake"], 3)).toHaveLength(1);
+    const index = reader.index;
+    const docId = reader.best(["lake"], 1)![0]!;
+    // The row moving namespace after namespace (as the log would tell it), its terms the same.
+    const move = (namespace: number) => ({
+      docId,
+      before: { namespace: `n${namespace}`, terms: "lake trip" },
+      after: { namespace: `n${namespace + 1}`, terms: "lake trip", superseded: false },
+    });
+    // "a" and n1 to n9999: 10,000 numbers, kept.
+    const moves = Array.from({ length: 2 * KEYWORD_INDEX_MAX - 1 }, (_, namespace) =>
+      move(namespace),
+    );
+    index.followed(reader.statements, "", "", moves);
+    expect(reader.best(["lake"], 3)).toHaveLength(1);
+    expect(reader.builds()).toBe(1);
+    index.followed(reader.statements, "", "", [move(2 * KEYWORD_INDEX_MAX - 1)]);
+    // Started over: the next ask builds it again (and finds the row where the file has it).
+    expect(reader.best(["lake"], 3)).toHaveLength(1);
     expect(reader.builds()).toBe(2);
   });
 });

@@ -16,6 +16,9 @@ export const WAIT_DIVISOR = 16;
 const K1 = 1.2;
 const B = 0.75;
 
+/** Namespace numbers kept (emptied namespaces too) before the index is built again. */
+const NAMESPACE_IDS_MAX = 2 * KEYWORD_INDEX_MAX;
+
 /** Logarithms kept (by argument) before the cache starts over. */
 const LOGS_MAX = 4_096;
 
@@ -276,6 +279,9 @@ export class KeywordIndex implements ChangeListener {
       const entries = this.#slotOf.size;
       this.startedOver();
       this.#entries = entries;
+    } else if (this.#namespaceIds.size > NAMESPACE_IDS_MAX) {
+      // Namespaces that came and went keep their numbers until the next build.
+      this.startedOver();
     }
   }
 
