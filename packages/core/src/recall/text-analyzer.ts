@@ -2,6 +2,7 @@ import type { QueryTerm, TextLanguage } from "@memory/api";
 import { porterStem } from "../algorithms/porter-stemmer.js";
 import { cjkBigrams } from "../algorithms/search-terms.js";
 import { isStopWord } from "../algorithms/stop-words.js";
+import { wordMemo } from "../algorithms/word-memo.js";
 
 /**
  * The one way text becomes search terms, at index time and at query time, on every backend.
@@ -33,20 +34,9 @@ export const MAX_TERM_LENGTH = 128;
 /** Most terms taken from one query; longer queries are cut (they add noise, not recall). */
 export const MAX_QUERY_TERMS = 32;
 
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 50_000;
-
 const keep = (word: string) => word;
 
-function porterStemCached(word: string): string {
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = porterStem(word);
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(word, stemmed);
-  }
-  return stemmed;
-}
+const porterStemCached = wordMemo(porterStem, 50_000);
 
 /** Lower case without marks: "Café", "Cafe\u0301" and "CAFÉ" all give "cafe". */
 function fold(word: string): string {
