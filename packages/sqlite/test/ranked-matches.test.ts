@@ -54,8 +54,15 @@ async function store(namespaces: readonly string[]): Promise<StatementCache> {
   db.prepare(
     "UPDATE memories SET superseded_by = 'newer' WHERE key LIKE 's4-%' AND key <> 's4-5'",
   ).run();
+  // Snoozed past AWAKE_AT: the second-best sentence's copies but two (a recall's `awakeAt`).
+  db.prepare(
+    "UPDATE memories SET snoozed_until = ? WHERE key LIKE 's2-%' AND key NOT IN ('s2-3', 's2-7')",
+  ).run(SNOOZED_UNTIL);
   return new StatementCache(db);
 }
+
+const AWAKE_AT = "2026-03-01T12:00:00.000Z";
+const SNOOZED_UNTIL = "2026-04-01T00:00:00.000Z";
 
 /** The reference: FTS5's own rank order, joined and filtered row by row. */
 function joined(statements: StatementCache, match: string, filter: Filter, pool: number): number[] {
@@ -64,6 +71,7 @@ function joined(statements: StatementCache, match: string, filter: Filter, pool:
       `SELECT m.doc_id FROM memories_fts JOIN memories m ON m.doc_id = memories_fts.rowid
        WHERE memories_fts MATCH ? AND m.namespace = ?
          AND (? OR m.superseded_by IS NULL) AND (? IS NULL OR m.session_id = ?)
+         AND (? IS NULL OR m.snoozed_until IS NULL OR m.snoozed_until <= ?)
        ORDER BY rank LIMIT ?`,
     )
     .pluck()
@@ -73,6 +81,8 @@ function joined(statements: StatementCache, match: string, filter: Filter, pool:
       filter.includeSuperseded ? 1 : 0,
       filter.sessionId ?? null,
       filter.sessionId ?? null,
+      filter.awakeAt ?? null,
+      filter.awakeAt ?? null,
       pool,
     ) as number[];
   return rows;
@@ -85,6 +95,8 @@ const filters = [
   filterOf("a"),
   filterOf("a", { includeSuperseded: true }),
   filterOf("a", { sessionId: "session-1" }),
+  // Snoozed rows among the best: the index passes them to the rows' own filter.
+  filterOf("a", { awakeAt: AWAKE_AT }),
 ];
 
 describe("sqlite: keyword candidates in FTS5's rank order", () => {
