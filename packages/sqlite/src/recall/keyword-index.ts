@@ -4,8 +4,8 @@ import type { ChangeListener, RowChange } from "./recall-rows.js";
 /**
  * Files holding more entries than this keep no index: FTS5 ranks their matches. Past a few
  * thousand entries the rarest-terms selection keeps FTS5's work small, while building the index
- * (after a start over) and holding it grow with the file (docs/benchmarks.md, "An in-memory
- * ranking for small files").
+ * (after a start over) and holding it grow with the file (docs/benchmarks.md, "an in-memory
+ * keyword index for small files").
  */
 export const KEYWORD_INDEX_MAX = 5_000;
 

@@ -57,7 +57,7 @@ export function rankedMatches(
   index?: KeywordIndex,
 ): SearchRow[] {
   const { where, params } = filterSql(filter);
-  const match = matchExpression(terms);
+  const broad = !hasNarrowFilter(filter);
   const read = (best: number[]) =>
     rows.read(best, (missing) =>
       searchRows(
@@ -70,7 +70,7 @@ export function rankedMatches(
       ),
     );
   // A prefix term is no single token: FTS5 ranks it.
-  if (index && !hasNarrowFilter(filter) && !terms.some((term) => term.prefix)) {
+  if (index && broad && !terms.some((term) => term.prefix)) {
     const indexed = fromIndex(
       index,
       statements,
@@ -81,7 +81,9 @@ export function rankedMatches(
     );
     if (indexed) return indexed;
   }
-  if (!hasNarrowFilter(filter) && namespaceIsAlone(statements, filter.namespace)) {
+  // Only FTS5's statements need the MATCH text.
+  const match = matchExpression(terms);
+  if (broad && namespaceIsAlone(statements, filter.namespace)) {
     const best = statements
       .get(
         `SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?
