@@ -5,16 +5,26 @@ import { loadavg } from "node:os";
 // Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel.
 const TICK_MS = 10;
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces). */
-function statFields(pid: number | string): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** The fields of a /proc `stat` file after the command name (which may hold spaces). */
+function statFields(pid: number | string, file = `/proc/${pid}/stat`): string[] {
+  const stat = readFileSync(file, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
+const usedMs = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+
 /** CPU time (ms) the process has used so far, all its threads: utime + stime. */
 export function cpuMs(pid: number): number {
-  const fields = statFields(pid);
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  return usedMs(statFields(pid));
+}
+
+/**
+ * CPU time (ms) of the process's main thread alone (the event loop; its thread id is its pid):
+ * what is left of {@link cpuMs} is V8's collector and compiler threads, libuv's pool and any
+ * worker thread (the background checkpoint).
+ */
+export function mainThreadCpuMs(pid: number): number {
+  return usedMs(statFields(pid, `/proc/${pid}/task/${pid}/stat`));
 }
 
 /** `pid` and its children (node:cluster workers), from /proc's parent ids. */

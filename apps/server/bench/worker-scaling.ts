@@ -4,7 +4,9 @@
  * server in 1 process and in N on its own file) and take turns, round after round, each round
  * sending the same number of requests to each. Beside requests/s it reads the CPU time every
  * server process spent (primary and workers, all threads, /proc/<pid>/task/<tid>/stat), so a
- * loss shows as either more CPU per request or cores left idle.
+ * loss shows as either more CPU per request or cores left idle. The main threads (event loops)
+ * are counted apart: their cores busy N / 1 is what N workers would gain at one worker's CPU
+ * per request, since V8's helper threads and the load generator take the rest of the cores.
  *
  *   pnpm --filter @memory/server bench:scaling      (after building @memory/server; Linux)
  *   BENCH_SETS=synthetic,locomo  BENCH_ENTRIES=10000  BENCH_WORKERS=<n, default cores>
@@ -23,7 +25,7 @@ import { type BenchSet, locomoSet, syntheticSet } from "./bench-data.js";
 import { importRows, ours, type Running, reference } from "./bench-servers.js";
 import { benchStore } from "./bench-stores.js";
 import { type Call, runOperation } from "./load.js";
-import { cpuMs, loadAverage, processTree } from "./proc-stats.js";
+import { cpuMs, loadAverage, mainThreadCpuMs, processTree } from "./proc-stats.js";
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000);
@@ -40,9 +42,13 @@ interface Server {
   processes: number;
   running: Running;
   cpu: number;
+  /** Of `cpu`, the main threads' (event loops'): the rest is helper threads. */
+  mainCpu: number;
   seconds: number;
   clientCpu: number;
   requests: number;
+  /** Requests/s of each round. */
+  rates: number[];
 }
 
 /** The i-th request; `server` keeps the keys of one server's stores apart from another's. */
@@ -75,7 +81,17 @@ function callOf(set: BenchSet, server: number): (i: number) => Call {
 async function start(dir: string, set: BenchSet): Promise<Server[]> {
   const servers: Server[] = [];
   const add = (name: string, processes: number, running: Running) =>
-    servers.push({ name, processes, running, cpu: 0, seconds: 0, clientCpu: 0, requests: 0 });
+    servers.push({
+      name,
+      processes,
+      running,
+      cpu: 0,
+      mainCpu: 0,
+      seconds: 0,
+      clientCpu: 0,
+      requests: 0,
+      rates: [],
+    });
   try {
     if (OPERATION !== "context") {
       add("reference, 1 process", 1, await reference(dir, set, 1));
@@ -114,7 +130,9 @@ async function benchSet(set: BenchSet): Promise<string[]> {
       for (const [index, server] of servers.entries()) {
         const call = callOf(set, index);
         const pids = processTree(server.running.child.pid!);
-        const before = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+        const total = (read: (pid: number) => number) =>
+          pids.reduce((sum, pid) => sum + read(pid), 0);
+        const [before, mainBefore] = [total(cpuMs), total(mainThreadCpuMs)];
         const offset = WARM_UP * server.processes + round * PER_ROUND;
         const result = await runOperation(
           server.running.url,
@@ -123,7 +141,9 @@ async function benchSet(set: BenchSet): Promise<string[]> {
           CONCURRENCY,
           (i) => call(offset + i),
         );
-        server.cpu += pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - before;
+        server.cpu += total(cpuMs) - before;
+        server.mainCpu += total(mainThreadCpuMs) - mainBefore;
+        server.rates.push(result.requests / result.seconds);
         server.seconds += result.seconds;
         server.clientCpu += result.clientCores * result.seconds;
         server.requests += result.requests;
@@ -134,15 +154,21 @@ async function benchSet(set: BenchSet): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   const rate = (server: Server) => server.requests / server.seconds;
+  const perRequest = (server: Server, cpu: number) => cpu / server.requests;
   const lines = servers.map(
     (server) =>
-      `| ${set.name} | ${server.name} | ${rate(server).toFixed(0)} | ${(server.cpu / server.requests).toFixed(2)} | ${(server.cpu / 1000 / server.seconds).toFixed(2)} | ${(server.clientCpu / server.seconds).toFixed(2)} |`,
+      `| ${set.name} | ${server.name} | ${rate(server).toFixed(0)} | ${perRequest(server, server.cpu).toFixed(2)} | ${(server.cpu / 1000 / server.seconds).toFixed(2)} (${(server.mainCpu / 1000 / server.seconds).toFixed(2)}) | ${(server.clientCpu / server.seconds).toFixed(2)} |`,
   );
-  // Each pair: N processes against 1 of the same server.
+  // Each pair: N processes against 1 of the same server, in all and round by round (the two
+  // measured seconds apart: a burst of other work on the host moves one round, not the median).
   for (let i = 0; i + 1 < servers.length; i += 2) {
     const [one, many] = [servers[i]!, servers[i + 1]!];
+    const rounds = many.rates.map((rate, round) => rate / one.rates[round]!).sort((a, b) => a - b);
+    const median = rounds[Math.floor(rounds.length / 2)]!;
+    const cpuRatio = (cpu: (server: Server) => number) =>
+      (perRequest(many, cpu(many)) / perRequest(one, cpu(one))).toFixed(2);
     lines.push(
-      `| ${set.name} | ${many.name.split(",")[0]}: ${WORKERS} / 1 | **${(rate(many) / rate(one)).toFixed(2)}x** | ${(many.cpu / many.requests / (one.cpu / one.requests)).toFixed(2)}x | | |`,
+      `| ${set.name} | ${many.name.split(",")[0]}: ${WORKERS} / 1 | **${(rate(many) / rate(one)).toFixed(2)}x** (rounds ${rounds[0]!.toFixed(2)}-${rounds.at(-1)!.toFixed(2)}x, median ${median.toFixed(2)}x) | ${cpuRatio((server) => server.cpu)}x (main threads ${cpuRatio((server) => server.mainCpu)}x) | main threads ${(many.mainCpu / many.seconds / (one.mainCpu / one.seconds)).toFixed(2)}x | |`,
     );
   }
   return lines;
@@ -162,7 +188,7 @@ console.log(
   `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; load average before: ${before}, after: ${load()}; the load generator runs on the same cores\n`,
 );
 console.log(
-  "| set | server | requests/s | server CPU ms per request | server cores busy | load generator cores |",
+  "| set | server | requests/s | server CPU ms per request | server cores busy (main threads) | load generator cores |",
 );
 console.log("|---|---|---:|---:|---:|---:|");
 for (const row of rows) console.log(row);
