@@ -1,6 +1,7 @@
 // Cost of keeping versions (docs/history.md): store latency on SQLite, 10k entries, keyword-only,
 // for a new key, a same-key store with the same content, and a same-key store that changes the
-// content (one extra read of the key and of its 100 version slots, one more upsert), with
+// content (one extra read of the key and of its 100 version slots, one more upsert), and a
+// forget (which reads the 100 slots to delete the key's versions with it), with
 // history_versions = 20 and 0. Run: pnpm --filter @memory/sqlite bench:history
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +42,7 @@ for (const historyVersions of [20, 0]) {
   await measure("store, new key", (i) =>
     memory.store({ key: `new-${i}`, content: `A new fact ${i}` }),
   );
+  await measure("forget, a key without versions", (i) => memory.forget(`new-${i}`));
   await measure("store, same key, same content", (i) =>
     memory.store({
       key: `fact-${i}`,
