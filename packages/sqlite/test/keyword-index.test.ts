@@ -38,6 +38,14 @@ const WORDS = [
 ];
 
 /** A long-lived reader: its own connection, kept rows and index, each build counted. */
+/** A memory on a fresh file, closed after the test. */
+function openMemory() {
+  const path = tempDbPath();
+  const memory = createSqliteMemory({ path, logger: () => {} });
+  closers.push(() => memory.close());
+  return { path, memory };
+}
+
 function readerOn(path: string, index = new KeywordIndex({ waitFor: () => 0 })) {
   const db = new Database(path);
   closers.push(() => db.close());
@@ -191,9 +199,7 @@ describe("sqlite: the in-memory keyword index", () => {
   });
 
   it("ranks as FTS5 does after every few writes, 120 times (stores, rewrites, supersessions, moves, forgets, imports, another connection)", async () => {
-    const path = tempDbPath();
-    const memory = createSqliteMemory({ path, logger: () => {} });
-    closers.push(() => memory.close());
+    const { path, memory } = openMemory();
     await memory.store({ key: "seed", content: "lake pizza", namespace: "a" });
     const reader = readerOn(path);
     const next = seededRandom(41);
@@ -232,9 +238,7 @@ describe("sqlite: the in-memory keyword index", () => {
   });
 
   it("leaves a file past its size to FTS5, and indexes it again once small enough", async () => {
-    const path = tempDbPath();
-    const memory = createSqliteMemory({ path, logger: () => {} });
-    closers.push(() => memory.close());
+    const { path, memory } = openMemory();
     await memory.importEntries(
       Array.from({ length: KEYWORD_INDEX_MAX }, (_, index) => ({
         key: `e${index}`,
@@ -252,9 +256,7 @@ describe("sqlite: the in-memory keyword index", () => {
   });
 
   it("answers only phrases of one token", async () => {
-    const path = tempDbPath();
-    const memory = createSqliteMemory({ path, logger: () => {} });
-    closers.push(() => memory.close());
+    const { path, memory } = openMemory();
     await memory.store({ key: "k", content: "lake trip", namespace: "a" });
     const reader = readerOn(path);
     expect(reader.best(["lake trip"], 3)).toBeUndefined();
@@ -264,9 +266,7 @@ describe("sqlite: the in-memory keyword index", () => {
   });
 
   it("is built only after FTS5 answered entries / 16 recalls since the last start over", async () => {
-    const path = tempDbPath();
-    const memory = createSqliteMemory({ path, logger: () => {} });
-    closers.push(() => memory.close());
+    const { path, memory } = openMemory();
     const entries = (from: number) =>
       Array.from({ length: 40 }, (_, index) => ({
         key: `e${from + index}`,
@@ -290,9 +290,7 @@ describe("sqlite: the in-memory keyword index", () => {
   });
 
   it("is built again once more than 10,000 namespaces have come and gone", async () => {
-    const path = tempDbPath();
-    const memory = createSqliteMemory({ path, logger: () => {} });
-    closers.push(() => memory.close());
+    const { path, memory } = openMemory();
     await memory.store({ key: "k", content: "lake trip", namespace: "a" });
     const reader = readerOn(path);
     expect(reader.best(["lake"], 3)).toHaveLength(1);

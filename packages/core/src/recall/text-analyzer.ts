@@ -2,7 +2,7 @@ import type { QueryTerm, TextLanguage } from "@memory/api";
 import { porterStem } from "../algorithms/porter-stemmer.js";
 import { cjkBigrams } from "../algorithms/search-terms.js";
 import { isStopWord } from "../algorithms/stop-words.js";
-import { wordMemo } from "../algorithms/word-memo.js";
+import { textMemo } from "../algorithms/text-memo.js";
 
 /**
  * The one way text becomes search terms, at index time and at query time, on every backend.
@@ -36,7 +36,7 @@ export const MAX_QUERY_TERMS = 32;
 
 const keep = (word: string) => word;
 
-const porterStemCached = wordMemo(porterStem, 50_000);
+const porterStemCached = textMemo(porterStem, 50_000);
 
 /** Lower case without marks: "Café", "Cafe\u0301" and "CAFÉ" all give "cafe". */
 function fold(word: string): string {

@@ -1,6 +1,6 @@
 import { lookupTable } from "../../algorithms/lookup-table.js";
 import { porterStem } from "../../algorithms/porter-stemmer.js";
-import { wordMemo } from "../../algorithms/word-memo.js";
+import { textMemo } from "../../algorithms/text-memo.js";
 
 /** One word of a text as the fact reader sees it. */
 export interface FactWord {
@@ -147,12 +147,11 @@ function rePrefixed(lower: string): string | undefined {
 
 const COPULA_FORMS = new Set(["am", "is", "are", "was", "were", "been", "being", "has", "had"]);
 
-/** Normalized words kept (a store's conflict check reads a dozen candidates' words). */
 /**
  * The comparable form of one lower-case word (spelling unified, irregular verbs, Porter),
  * remembered: a store's conflict check reads a dozen candidates' words, mostly the same.
  */
-export const normalizeWord = wordMemo(normalizeUncached, 50_000);
+export const normalizeWord = textMemo(normalizeUncached, 50_000);
 
 function normalizeUncached(lower: string): string {
   const irregular = IRREGULAR_VERBS[lower] ?? rePrefixed(lower);

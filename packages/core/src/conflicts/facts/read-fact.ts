@@ -1,3 +1,4 @@
+import { textMemo } from "../../algorithms/text-memo.js";
 import { attributeOfExactNoun } from "./attribute-table.js";
 import {
   ADDITIVE,
@@ -23,8 +24,7 @@ const hasPhrase = (norms: readonly string[], phrases: readonly (readonly string[
   );
 
 /** Facts kept by text: a store's conflict check reads up to 20 candidates, mostly the same ones. */
-const READ_FACTS_MAX = 2_048;
-const readFacts = new Map<string, Fact>();
+const keptFact = textMemo(readFresh, 2_048);
 
 /**
  * Reads subject, attribute, value, polarity and markers from an English text ("The user's
@@ -36,13 +36,7 @@ const readFacts = new Map<string, Fact>();
  * gets its own copy of the kept fact, so nothing one decision does to it reaches another.
  */
 export function readFact(text: string): Fact {
-  let fact = readFacts.get(text);
-  if (fact === undefined) {
-    fact = readFresh(text);
-    if (readFacts.size >= READ_FACTS_MAX) readFacts.clear();
-    readFacts.set(text, fact);
-  }
-  return structuredClone(fact);
+  return structuredClone(keptFact(text));
 }
 
 function readFresh(text: string): Fact {
